@@ -1,0 +1,15 @@
+package io.jsalt.transport;
+
+/** The master's publish port: a PUB socket that every minion subscribes to. */
+public interface PublishServer extends AutoCloseable {
+    /** Queues one single-frame publication for every subscriber. Thread-safe. */
+    void publish(byte[] payload);
+
+    /** Queues a two-frame publication [topic, payload] (zmq_filtering). Thread-safe. */
+    void publish(byte[] topic, byte[] payload);
+
+    int port();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,13 @@
+package io.jsalt.transport;
+
+/** A running subscription to a master's publish port; closing it stops delivery. */
+public interface Subscription extends AutoCloseable {
+    /**
+     * Waits until the connection to the publisher has completed its handshake, after which the
+     * subscription is on its way to the publisher. Returns false on timeout.
+     */
+    boolean awaitConnected(java.time.Duration timeout);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,45 @@
+package io.jsalt.transport.message;
+
+import io.jsalt.transport.codec.WireException;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * The one place where minion ids are validated and turned into paths. An id names key files and cache
+ * entries, so everything built from one goes through {@link #resolveIn}.
+ */
+public final class MinionId {
+    private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._@-]{1,255}");
+
+    private MinionId() {}
+
+    public static boolean isValid(String id) {
+        return id != null && VALID.matcher(id).matches() && !id.equals(".") && !id.equals("..");
+    }
+
+    /** Returns the id, or throws {@link WireException} naming what is wrong with it. */
+    public static String require(String id) {
+        if (!isValid(id)) {
+            throw new WireException("invalid minion id: " + describe(id));
+        }
+        return id;
+    }
+
+    /** {@code dir/id}, guaranteed to stay inside {@code dir}. */
+    public static Path resolveIn(Path dir, String id) {
+        Path base = dir.toAbsolutePath().normalize();
+        Path p = base.resolve(require(id)).normalize();
+        if (!base.equals(p.getParent())) {
+            throw new WireException("minion id escapes " + dir + ": " + describe(id));
+        }
+        return p;
+    }
+
+    private static String describe(String id) {
+        if (id == null) {
+            return "(none)";
+        }
+        String shown = id.length() > 64 ? id.substring(0, 64) + "..." : id;
+        return "'" + shown.replaceAll("[^\\x20-\\x7e]", "?") + "'";
+    }
+}

@@ -1,0 +1,61 @@
+package io.jsalt.transport.message;
+
+import io.jsalt.crypto.Rsa;
+import io.jsalt.transport.codec.SaltPack;
+import io.jsalt.transport.codec.Wire;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A job's result from a minion: {@code {"cmd": "_return", "id", "jid", "fun", "fun_args", "return",
+ * "retcode", "success"}} plus {@code sig}, Salt's minion_sign_messages: PKCS1v15-SHA1 with the minion
+ * key over the load packed with use_bin_type=True (salt.serializers.msgpack), before {@code sig} and the
+ * request {@code nonce} are added.
+ */
+public record ReturnLoad(String id, String jid, String fun, List<Object> funArgs, Object ret, int retcode, boolean success) {
+    public static final String CMD = "_return";
+
+    public Map<String, Object> toLoad() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("cmd", CMD);
+        m.put("id", id);
+        m.put("success", success);
+        m.put("return", ret);
+        m.put("retcode", retcode);
+        m.put("jid", jid);
+        m.put("fun", fun);
+        m.put("fun_args", funArgs);
+        return m;
+    }
+
+    /** The load with its {@code sig}. */
+    public Map<String, Object> toSignedLoad(PrivateKey minionKey) {
+        Map<String, Object> m = toLoad();
+        m.put("sig", Rsa.sign(minionKey, SaltPack.packBinType(m)));
+        return m;
+    }
+
+    public static ReturnLoad fromLoad(Map<String, Object> m) {
+        Object retcode = m.get("retcode");
+        int code = retcode instanceof Number n ? n.intValue() : 0;
+        return new ReturnLoad(MinionId.require(Wire.string(m, "id")), Wire.string(m, "jid"), Wire.optString(m, "fun", ""),
+                Wire.optList(m, "fun_args"), m.get("return"), code, Wire.bool(m, "success", code == 0));
+    }
+
+    /**
+     * Checks {@code sig} over the rest of the load (already stripped of its request nonce). Returns
+     * false when it is absent or does not verify with {@code minionKey}.
+     */
+    public static boolean signatureValid(Map<String, Object> load, PublicKey minionKey) {
+        Object sig = load.get("sig");
+        if (sig == null) {
+            return false;
+        }
+        Map<String, Object> unsigned = new LinkedHashMap<>(load);
+        unsigned.remove("sig");
+        return Rsa.verify(minionKey, SaltPack.packBinType(unsigned), Wire.asBytes(sig));
+    }
+}

@@ -1,0 +1,41 @@
+package io.jsalt.transport.zmq;
+
+import io.jsalt.transport.TransportException;
+import org.zeromq.ZMQ;
+
+/** Builds endpoint strings and applies the socket options every jsalt socket needs. */
+final class Endpoints {
+    /** JeroMQ 0.6.0 sometimes stalls a connecting socket in the ZMTP handshake: give up and retry. */
+    static final int HANDSHAKE_IVL_MS = 2000;
+
+    private Endpoints() {}
+
+    static String tcp(String host, int port) {
+        if (port < 0 || port > 65535) {
+            throw new TransportException("port out of range: " + port);
+        }
+        String h = "0.0.0.0".equals(host) ? "*" : host;
+        return h.contains(":") && !h.startsWith("[") ? "tcp://[" + h + "]:" + port : "tcp://" + h + ":" + port;
+    }
+
+    static void prepareConnecting(ZMQ.Socket socket) {
+        socket.setLinger(0);
+        socket.setHandshakeIvl(HANDSHAKE_IVL_MS);
+        socket.setReconnectIVL(100);
+        socket.setReconnectIVLMax(5000);
+    }
+
+    /** Binds, turning JeroMQ's exception into one that names the endpoint; returns the bound port. */
+    static int bind(ZMQ.Socket socket, String host, int port) {
+        String endpoint = tcp(host, port);
+        try {
+            if (port == 0) {
+                return socket.bindToRandomPort(endpoint.substring(0, endpoint.lastIndexOf(':')));
+            }
+            socket.bind(endpoint);
+            return port;
+        } catch (RuntimeException e) {
+            throw new TransportException("cannot bind " + endpoint + ": " + e.getMessage(), e);
+        }
+    }
+}
