@@ -1,0 +1,122 @@
+package io.jsalt.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The master's settings, read from {@code <configDir>/master} with Salt's key names and defaults. Every path
+ * is already placed under {@code root_dir}. Build one with {@link #load}, {@link #from} or {@link #builder}.
+ *
+ * @param configDir         the folder holding the {@code master} file ({@code -c DIR}); not moved under root_dir
+ * @param interfaceAddress  {@code interface}: the address the publish and request ports bind to
+ * @param publishPort       {@code publish_port}: the PUB socket minions subscribe to
+ * @param retPort           {@code ret_port}: the ROUTER socket for auth, returns and CLI requests
+ * @param workerThreads     {@code worker_threads}: MWorkers serving the request port
+ * @param rootDir           {@code root_dir}, absolute
+ * @param logLevel          {@code log_level}, one of Salt's level names in lower case (see {@link LogLevel})
+ * @param maxMinions        {@code max_minions}: 0 for no limit
+ * @param timeout           {@code timeout}: seconds the CLI waits for returns by default
+ * @param keepJobsSeconds   {@code keep_jobs_seconds}: job cache retention; 0 keeps jobs forever, as in Salt
+ * @param publishSession    {@code publish_session}: seconds between session (AES) key rotations
+ * @param loopInterval      {@code loop_interval}: seconds between maintenance runs
+ * @param gatherJobTimeout  {@code gather_job_timeout}: seconds to wait for saltutil.find_job replies
+ */
+public record MasterConfig(
+        Path configDir,
+        String interfaceAddress,
+        int publishPort,
+        int retPort,
+        int workerThreads,
+        Path rootDir,
+        Path pkiDir,
+        Path cachedir,
+        Path sockDir,
+        Path logFile,
+        String logLevel,
+        boolean autoAccept,
+        boolean openMode,
+        int maxMinions,
+        int timeout,
+        int keepJobsSeconds,
+        int publishSession,
+        boolean rotateAesKey,
+        boolean requireMinionSignMessages,
+        boolean zmqFiltering,
+        int loopInterval,
+        boolean signPubMessages,
+        int gatherJobTimeout) {
+
+    /** The name of the file inside the config folder. */
+    public static final String FILE_NAME = "master";
+    private static final Logger LOG = LoggerFactory.getLogger(MasterConfig.class);
+    private static final int DAY = 86_400;
+
+    public MasterConfig {
+        Objects.requireNonNull(configDir, "configDir");
+        Objects.requireNonNull(interfaceAddress, "interfaceAddress");
+        Objects.requireNonNull(rootDir, "rootDir");
+        Objects.requireNonNull(pkiDir, "pkiDir");
+        Objects.requireNonNull(cachedir, "cachedir");
+        Objects.requireNonNull(sockDir, "sockDir");
+        Objects.requireNonNull(logFile, "logFile");
+        Objects.requireNonNull(logLevel, "logLevel");
+    }
+
+    /** Reads {@code configDir/master}; a missing file gives the defaults. Warns once per unknown key. */
+    public static MasterConfig load(Path configDir) {
+        Path dir = configDir.toAbsolutePath().normalize();
+        return from(ConfigFile.load(dir.resolve(FILE_NAME)), dir);
+    }
+
+    /** The settings in {@code config}, whose file's folder is taken as the config folder. */
+    public static MasterConfig from(ConfigFile config) {
+        Path parent = config.file().toAbsolutePath().getParent();
+        return from(config, parent == null ? Path.of("/") : parent);
+    }
+
+    static MasterConfig from(ConfigFile config, Path configDir) {
+        MasterConfig master = parse(config, configDir);
+        config.warnUnknownKeys(LOG);
+        return master;
+    }
+
+    /** A builder over a root folder, for tests and benchmarks that need configs without files. */
+    public static MasterConfigBuilder builder(Path rootDir) {
+        return new MasterConfigBuilder(rootDir);
+    }
+
+    /** Reads every key jsalt knows, leaving unknown keys for the caller to report. */
+    static MasterConfig parse(ConfigFile config, Path configDir) {
+        Path root = RootDir.of(config);
+        String interfaceAddress = HostAddress.read(config, "interface", "0.0.0.0");
+        int publishPort = config.integer("publish_port", 4505, 1, 65_535);
+        int retPort = config.integer("ret_port", 4506, 1, 65_535);
+        Ports.requireDistinct(config, "publish_port", publishPort, "ret_port", retPort);
+        return new MasterConfig(
+                configDir,
+                interfaceAddress,
+                publishPort,
+                retPort,
+                config.integer("worker_threads", 5, 1, 1024),
+                root,
+                config.path("pki_dir", root, "/etc/jsalt/pki/master"),
+                config.path("cachedir", root, "/var/cache/jsalt/master"),
+                config.path("sock_dir", root, "/var/run/jsalt/master"),
+                config.path("log_file", root, "/var/log/jsalt/master"),
+                LogLevel.read(config, "log_level", LogLevel.WARNING).saltName(),
+                config.bool("auto_accept", false),
+                config.bool("open_mode", false),
+                config.integer("max_minions", 0, 0, Integer.MAX_VALUE),
+                config.integer("timeout", 5, 1, DAY),
+                config.integer("keep_jobs_seconds", DAY, 0, Integer.MAX_VALUE),
+                config.integer("publish_session", DAY, 1, Integer.MAX_VALUE),
+                config.bool("rotate_aes_key", true),
+                config.bool("require_minion_sign_messages", true),
+                config.bool("zmq_filtering", false),
+                config.integer("loop_interval", 60, 1, DAY),
+                config.bool("sign_pub_messages", true),
+                config.integer("gather_job_timeout", 10, 1, DAY));
+    }
+}

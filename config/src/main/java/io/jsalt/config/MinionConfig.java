@@ -1,0 +1,187 @@
+package io.jsalt.config;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A minion's settings, read from {@code <configDir>/minion} with Salt's key names and defaults. Every path
+ * is already placed under {@code root_dir}. Build one with {@link #load}, {@link #from}, or, for the many
+ * minions a benchmark runs in one JVM, {@link #builder} and {@link #defaults}.
+ *
+ * @param configDir              the folder holding the {@code minion} file; not moved under root_dir
+ * @param id                     {@code id}: explicit, or this host's name (see {@link MinionId#ofThisHost})
+ * @param master                 {@code master}: host name or IP address of the one master
+ * @param masterPort             {@code master_port}: the master's request port (its ret_port)
+ * @param publishPort            {@code publish_port}: the master's publish port
+ * @param logLevel               {@code log_level}, one of Salt's level names in lower case
+ * @param acceptanceWaitTime     {@code acceptance_wait_time}: seconds between sign-in attempts while pending
+ * @param acceptanceWaitTimeMax  {@code acceptance_wait_time_max}, resolved: never below acceptanceWaitTime,
+ *                               which is what 0 (the default) means in Salt; the wait grows up to this
+ * @param authTimeout            {@code auth_timeout}: seconds to wait for a sign-in reply
+ * @param authTries              {@code auth_tries}: sign-in attempts per try
+ * @param masterFinger           {@code master_finger}: "" or the master key's sha256 fingerprint, lower case
+ * @param randomReauthDelay      {@code random_reauth_delay}: up to this many seconds of jitter before re-auth
+ * @param processCountMax        {@code process_count_max}: jobs running at once
+ * @param grains                 {@code grains}: static grains, unmodifiable
+ * @param returnRetryTimer       {@code return_retry_timer}: seconds before resending an unanswered return
+ * @param returnRetryTimerMax    {@code return_retry_timer_max}: upper bound of the random retry delay
+ * @param reconDefault           {@code recon_default}: milliseconds before reconnecting to the master
+ * @param reconMax               {@code recon_max}: milliseconds, the reconnect back-off's bound
+ */
+public record MinionConfig(
+        Path configDir,
+        String id,
+        String master,
+        int masterPort,
+        int publishPort,
+        Path rootDir,
+        Path pkiDir,
+        Path cachedir,
+        Path sockDir,
+        Path logFile,
+        String logLevel,
+        double acceptanceWaitTime,
+        double acceptanceWaitTimeMax,
+        int authTimeout,
+        int authTries,
+        String masterFinger,
+        int randomReauthDelay,
+        boolean rejectedRetry,
+        boolean minionSignMessages,
+        boolean zmqFiltering,
+        int processCountMax,
+        Map<String, Object> grains,
+        int returnRetryTimer,
+        int returnRetryTimerMax,
+        int reconDefault,
+        int reconMax,
+        boolean reconRandomize) {
+
+    /** The name of the file inside the config folder. */
+    public static final String FILE_NAME = "minion";
+    private static final Logger LOG = LoggerFactory.getLogger(MinionConfig.class);
+    private static final Pattern SHA256_FINGERPRINT = Pattern.compile("([0-9a-f]{2}:){31}[0-9a-f]{2}");
+    private static final int DAY = 86_400;
+    private static final int HOUR_MS = 3_600_000;
+
+    public MinionConfig {
+        Objects.requireNonNull(configDir, "configDir");
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(master, "master");
+        Objects.requireNonNull(rootDir, "rootDir");
+        Objects.requireNonNull(pkiDir, "pkiDir");
+        Objects.requireNonNull(cachedir, "cachedir");
+        Objects.requireNonNull(sockDir, "sockDir");
+        Objects.requireNonNull(logFile, "logFile");
+        Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(masterFinger, "masterFinger");
+        // grains may hold null values (a YAML "key:"), which Map.copyOf refuses
+        grains = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(grains, "grains")));
+    }
+
+    /** Reads {@code configDir/minion}; a missing file gives the defaults. Warns once per unknown key. */
+    public static MinionConfig load(Path configDir) {
+        Path dir = configDir.toAbsolutePath().normalize();
+        return from(ConfigFile.load(dir.resolve(FILE_NAME)), dir);
+    }
+
+    /** The settings in {@code config}, whose file's folder is taken as the config folder. */
+    public static MinionConfig from(ConfigFile config) {
+        Path parent = config.file().toAbsolutePath().getParent();
+        return from(config, parent == null ? Path.of("/") : parent);
+    }
+
+    static MinionConfig from(ConfigFile config, Path configDir) {
+        MinionConfig minion = parse(config, configDir);
+        config.warnUnknownKeys(LOG);
+        return minion;
+    }
+
+    /** A builder over a root folder, for tests and benchmarks that need many configs without files. */
+    public static MinionConfigBuilder builder(Path rootDir) {
+        return new MinionConfigBuilder(rootDir);
+    }
+
+    /** Salt's defaults under {@code rootDir}, with the given id. */
+    public static MinionConfig defaults(Path rootDir, String id) {
+        return builder(rootDir).id(id).build();
+    }
+
+    /** Reads every key jsalt knows, leaving unknown keys for the caller to report. */
+    static MinionConfig parse(ConfigFile config, Path configDir) {
+        Path root = RootDir.of(config);
+        int masterPort = config.integer("master_port", 4506, 1, 65_535);
+        int publishPort = config.integer("publish_port", 4505, 1, 65_535);
+        Ports.requireDistinct(config, "publish_port", publishPort, "master_port", masterPort);
+        double acceptanceWaitTime = config.positiveNumber("acceptance_wait_time", 10, DAY);
+        double acceptanceWaitTimeMax = config.number("acceptance_wait_time_max", 0, 0, DAY);
+        return new MinionConfig(
+                configDir,
+                id(config),
+                HostAddress.read(config, "master", "salt"),
+                masterPort,
+                publishPort,
+                root,
+                config.path("pki_dir", root, "/etc/jsalt/pki/minion"),
+                config.path("cachedir", root, "/var/cache/jsalt/minion"),
+                config.path("sock_dir", root, "/var/run/jsalt/minion"),
+                config.path("log_file", root, "/var/log/jsalt/minion"),
+                LogLevel.read(config, "log_level", LogLevel.WARNING).saltName(),
+                acceptanceWaitTime,
+                Math.max(acceptanceWaitTimeMax, acceptanceWaitTime),
+                config.integer("auth_timeout", 5, 1, DAY),
+                config.integer("auth_tries", 7, 1, 10_000),
+                masterFinger(config),
+                config.integer("random_reauth_delay", 10, 0, DAY),
+                config.bool("rejected_retry", false),
+                config.bool("minion_sign_messages", true),
+                config.bool("zmq_filtering", false),
+                config.integer("process_count_max", 20, 1, 10_000),
+                config.map("grains"),
+                config.integer("return_retry_timer", 5, 1, DAY),
+                config.integer("return_retry_timer_max", 10, 0, DAY),
+                config.integer("recon_default", 1000, 1, HOUR_MS),
+                config.integer("recon_max", 10_000, 0, HOUR_MS),
+                config.bool("recon_randomize", true));
+    }
+
+    private static String id(ConfigFile config) {
+        String expected = "a minion id of 1 to 255 characters from A-Z a-z 0-9 . _ @ - (not \".\" or \"..\")";
+        String id;
+        try {
+            id = config.string("id", null);
+        } catch (ConfigException e) {
+            throw config.refuse("id", expected + " in quotes");
+        }
+        if (id == null) {
+            return MinionId.ofThisHost();
+        }
+        if (!MinionId.isValid(id)) {
+            throw config.refuse("id", expected);
+        }
+        return id;
+    }
+
+    /** Salt compares fingerprints case-sensitively after printing lower case; jsalt accepts either case. */
+    private static String masterFinger(ConfigFile config) {
+        String expected = "\"\" or a sha256 fingerprint of 32 hex pairs like \"4f:0a:...\"";
+        String finger;
+        try {
+            finger = config.string("master_finger", "");
+        } catch (ConfigException e) {
+            throw config.refuse("master_finger", expected);
+        }
+        String lower = finger.trim().toLowerCase(Locale.ROOT);
+        if (!lower.isEmpty() && !SHA256_FINGERPRINT.matcher(lower).matches()) {
+            throw config.refuse("master_finger", expected);
+        }
+        return lower;
+    }
+}

@@ -1,0 +1,181 @@
+package io.jsalt.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class MasterConfigTest {
+    @TempDir
+    Path dir;
+
+    private MasterConfig load(String yaml) throws IOException {
+        Files.writeString(dir.resolve("master"), yaml);
+        return MasterConfig.load(dir);
+    }
+
+    @Test
+    void missingFileGivesSaltsDefaults() {
+        MasterConfig master = MasterConfig.load(dir);
+        assertThat(master.configDir()).isEqualTo(dir.toAbsolutePath());
+        assertThat(master.interfaceAddress()).isEqualTo("0.0.0.0");
+        assertThat(master.publishPort()).isEqualTo(4505);
+        assertThat(master.retPort()).isEqualTo(4506);
+        assertThat(master.workerThreads()).isEqualTo(5);
+        assertThat(master.rootDir()).isEqualTo(Path.of("/"));
+        assertThat(master.pkiDir()).isEqualTo(Path.of("/etc/jsalt/pki/master"));
+        assertThat(master.cachedir()).isEqualTo(Path.of("/var/cache/jsalt/master"));
+        assertThat(master.sockDir()).isEqualTo(Path.of("/var/run/jsalt/master"));
+        assertThat(master.logFile()).isEqualTo(Path.of("/var/log/jsalt/master"));
+        assertThat(master.logLevel()).isEqualTo("warning");
+        assertThat(master.autoAccept()).isFalse();
+        assertThat(master.openMode()).isFalse();
+        assertThat(master.maxMinions()).isZero();
+        assertThat(master.timeout()).isEqualTo(5);
+        assertThat(master.keepJobsSeconds()).isEqualTo(86400);
+        assertThat(master.publishSession()).isEqualTo(86400);
+        assertThat(master.rotateAesKey()).isTrue();
+        assertThat(master.requireMinionSignMessages()).isTrue();
+        assertThat(master.zmqFiltering()).isFalse();
+        assertThat(master.loopInterval()).isEqualTo(60);
+        assertThat(master.signPubMessages()).isTrue();
+        assertThat(master.gatherJobTimeout()).isEqualTo(10);
+    }
+
+    @Test
+    void emptyFileGivesTheSameDefaultsAsNoFile() throws IOException {
+        assertThat(load("")).isEqualTo(MasterConfig.load(dir));
+    }
+
+    @Test
+    void readsEveryKeyBySaltsName() throws IOException {
+        MasterConfig master = load("""
+                interface: 127.0.0.1
+                publish_port: 14505
+                ret_port: 14506
+                worker_threads: 12
+                log_level: DEBUG
+                auto_accept: yes
+                open_mode: true
+                max_minions: 100
+                timeout: 30
+                keep_jobs_seconds: 0
+                publish_session: 3600
+                rotate_aes_key: no
+                require_minion_sign_messages: false
+                zmq_filtering: on
+                loop_interval: 5
+                sign_pub_messages: False
+                gather_job_timeout: 20
+                """);
+        assertThat(master).isEqualTo(new MasterConfig(dir.toAbsolutePath(), "127.0.0.1", 14505, 14506, 12,
+                Path.of("/"), Path.of("/etc/jsalt/pki/master"), Path.of("/var/cache/jsalt/master"),
+                Path.of("/var/run/jsalt/master"), Path.of("/var/log/jsalt/master"), "debug", true, true, 100, 30, 0,
+                3600, false, false, true, 5, false, 20));
+    }
+
+    @Test
+    void rootDirPrefixesEveryPath() throws IOException {
+        Path sandbox = dir.resolve("sb");
+        MasterConfig master = load("root_dir: " + sandbox + "\ncachedir: cache\nsock_dir: " + sandbox + "/run\n");
+        assertThat(master.rootDir()).isEqualTo(sandbox);
+        assertThat(master.pkiDir()).isEqualTo(sandbox.resolve("etc/jsalt/pki/master"));
+        assertThat(master.cachedir()).isEqualTo(sandbox.resolve("cache"));
+        assertThat(master.sockDir()).isEqualTo(sandbox.resolve("run"));
+        assertThat(master.logFile()).isEqualTo(sandbox.resolve("var/log/jsalt/master"));
+    }
+
+    @Test
+    void pathEscapingTheRootIsRefusedNamingTheKey() throws IOException {
+        Files.writeString(dir.resolve("master"), "root_dir: " + dir + "\npki_dir: /etc/../../../etc/shadow-keys\n");
+        assertThatThrownBy(() -> MasterConfig.load(dir))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(dir.resolve("master") + ": pki_dir: expected a path that stays inside root_dir");
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', value = {
+        "interface          | 10.0.0.256      | an IPv4 address, an IPv6 address or a host name",
+        "interface          | 'not a host'    | an IPv4 address, an IPv6 address or a host name",
+        "interface          | [a, b]          | an IPv4 address, an IPv6 address or a host name",
+        "publish_port       | abc             | an integer 1..65535",
+        "publish_port       | 0               | an integer 1..65535",
+        "ret_port           | 65536           | an integer 1..65535",
+        "ret_port           | 4505            | a port other than publish_port (4505)",
+        "worker_threads     | 0               | an integer 1..1024",
+        "worker_threads     | 2000            | an integer 1..1024",
+        "root_dir           | \"\"              | an absolute or relative path",
+        "pki_dir            | 7               | a string (quote it)",
+        "cachedir           | \"\"              | a path",
+        "log_level          | verbose         | one of all, garbage, trace, debug, profile, info, warning, error, critical, quiet",
+        "log_level          | 3               | one of all, garbage, trace, debug, profile, info, warning, error, critical, quiet",
+        "auto_accept        | maybe           | true or false (yes/no accepted)",
+        "open_mode          | 1               | true or false (yes/no accepted)",
+        "max_minions        | -1              | an integer >= 0",
+        "timeout            | 0               | an integer 1..86400",
+        "timeout            | 2.5             | an integer 1..86400",
+        "keep_jobs_seconds  | -5              | an integer >= 0",
+        "publish_session    | 0               | an integer >= 1",
+        "rotate_aes_key     | sometimes       | true or false (yes/no accepted)",
+        "require_minion_sign_messages | 0     | true or false (yes/no accepted)",
+        "zmq_filtering      | [true]          | true or false (yes/no accepted)",
+        "loop_interval      | 0               | an integer 1..86400",
+        "sign_pub_messages  | \"null\"          | true or false (yes/no accepted)",
+        "gather_job_timeout | 86401           | an integer 1..86400",
+    })
+    void badValueIsRefusedNamingFileKeyAndExpectedForm(String key, String written, String expected)
+            throws IOException {
+        Files.writeString(dir.resolve("master"), key + ": " + written + "\n");
+        assertThatThrownBy(() -> MasterConfig.load(dir))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(dir.resolve("master") + ": " + key + ": expected " + expected + ", got ")
+                .satisfies(e -> assertThat(((ConfigException) e).file()).isEqualTo(dir.resolve("master")));
+    }
+
+    @Test
+    void equalPortsBlameTheKeyTheFileSet() throws IOException {
+        Files.writeString(dir.resolve("master"), "publish_port: 4506\n");
+        assertThatThrownBy(() -> MasterConfig.load(dir))
+                .hasMessage(dir.resolve("master") + ": publish_port: expected a port other than ret_port (4506), got 4506");
+    }
+
+    @Test
+    void ipv6InterfaceAndHostNamesAreAccepted() throws IOException {
+        assertThat(load("interface: '::'\n").interfaceAddress()).isEqualTo("::");
+        assertThat(load("interface: salt.example.com\n").interfaceAddress()).isEqualTo("salt.example.com");
+    }
+
+    @Test
+    void unknownKeysAreReportedNotFatal() throws IOException {
+        Files.writeString(dir.resolve("master"), "file_roots:\n  base: [/srv/salt]\ntimeout: 9\nfoo: bar\n");
+        ConfigFile file = ConfigFile.load(dir.resolve("master"));
+        MasterConfig master = MasterConfig.from(file);
+        assertThat(master.timeout()).isEqualTo(9);
+        assertThat(master.configDir()).isEqualTo(dir.toAbsolutePath());
+        assertThat(file.unknownKeys()).containsExactly("file_roots", "foo");
+    }
+
+    @Test
+    void builderAppliesTheSameDefaultsAndValidation() {
+        Path sandbox = dir.resolve("sb");
+        MasterConfig master = MasterConfig.builder(sandbox).interfaceAddress("127.0.0.1").publishPort(20001)
+                .retPort(20002).autoAccept(true).build();
+        assertThat(master.rootDir()).isEqualTo(sandbox);
+        assertThat(master.configDir()).isEqualTo(sandbox.resolve("etc/jsalt"));
+        assertThat(master.pkiDir()).isEqualTo(sandbox.resolve("etc/jsalt/pki/master"));
+        assertThat(master.publishPort()).isEqualTo(20001);
+        assertThat(master.autoAccept()).isTrue();
+        assertThat(master.workerThreads()).isEqualTo(5);
+        assertThatThrownBy(() -> MasterConfig.builder(sandbox).workerThreads(0).build())
+                .hasMessage("<MasterConfig.builder>: worker_threads: expected an integer 1..1024, got 0");
+        assertThatThrownBy(() -> MasterConfig.builder(sandbox).set("publish_prot", 1).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("publish_prot: expected a key MasterConfig knows");
+    }
+}
