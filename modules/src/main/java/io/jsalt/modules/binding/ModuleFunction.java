@@ -1,0 +1,98 @@
+package io.jsalt.modules.binding;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One callable function: the method behind {@code module.function}, its parameters and its doc.
+ * Immutable; built by {@link ModuleIntrospector}, called through {@link FunctionBinder}.
+ */
+public final class ModuleFunction {
+
+    private final String module;
+    private final String name;
+    private final String doc;
+    private final Object target;
+    private final Method method;
+    private final List<ParameterSpec> parameters;
+    private final Map<String, Integer> namedIndex;
+    private final boolean takesKwargs;
+
+    ModuleFunction(String module, String name, String doc, Object target, Method method,
+                   List<ParameterSpec> parameters) {
+        this.module = module;
+        this.name = name;
+        this.doc = doc;
+        this.target = target;
+        this.method = method;
+        this.parameters = List.copyOf(parameters);
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < parameters.size(); i++) {
+            if (parameters.get(i).kind() == ParameterSpec.Kind.NAMED) {
+                index.put(parameters.get(i).name(), i);
+            }
+        }
+        this.namedIndex = Collections.unmodifiableMap(index);
+        this.takesKwargs = parameters.stream().anyMatch(p -> p.kind() == ParameterSpec.Kind.KWARGS);
+    }
+
+    /** The module's name, e.g. {@code test}. */
+    public String module() {
+        return module;
+    }
+
+    /** The function's own name, e.g. {@code ping}. */
+    public String name() {
+        return name;
+    }
+
+    /** {@code module.function}. */
+    public String fullName() {
+        return module + "." + name;
+    }
+
+    public String doc() {
+        return doc;
+    }
+
+    public List<ParameterSpec> parameters() {
+        return parameters;
+    }
+
+    /** The Python-style signature operators read in error messages, e.g. {@code test.echo(text)}. */
+    public String signature() {
+        return fullName() + parameters.stream()
+                .filter(ParameterSpec::fromCall)
+                .map(ParameterSpec::render)
+                .collect(Collectors.joining(", ", "(", ")"));
+    }
+
+    /** Index of the named parameter {@code argName}, or -1. */
+    int indexOf(String argName) {
+        return namedIndex.getOrDefault(argName, -1);
+    }
+
+    /** Whether a keyword argument of this name would be taken, by a named parameter or by {@code **kwargs}. */
+    boolean acceptsKeyword(String argName) {
+        return takesKwargs || namedIndex.containsKey(argName);
+    }
+
+    boolean takesKwargs() {
+        return takesKwargs;
+    }
+
+    /** Calls the method with arguments bound by {@link FunctionBinder}. */
+    public Object invoke(Object[] arguments) throws InvocationTargetException, IllegalAccessException {
+        return method.invoke(target, arguments);
+    }
+
+    @Override
+    public String toString() {
+        return signature();
+    }
+}

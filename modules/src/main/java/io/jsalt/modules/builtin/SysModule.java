@@ -1,0 +1,68 @@
+package io.jsalt.modules.builtin;
+
+import io.jsalt.modules.api.ExecutionModule;
+import io.jsalt.modules.api.FunctionCatalog;
+import io.jsalt.modules.api.SaltFunction;
+import io.jsalt.modules.api.SaltModule;
+import io.jsalt.modules.api.VarArgs;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Salt's {@code sys} module: what this minion can run, and the docs of it. */
+@SaltModule(name = "sys", doc = "Return information about the modules and functions the minion can run.")
+public final class SysModule implements ExecutionModule {
+
+    @SaltFunction(doc = "List the functions of all modules, or of the named modules. A name with a '.' or a "
+            + "glob character matches full function names ('test.*', 'sys.list_*'); a bare name is a module "
+            + "('sys' does not match 'sysctl').\n\nCLI Example: salt '*' sys.list_functions sys user")
+    public List<String> list_functions(@VarArgs("args") List<Object> patterns, FunctionCatalog catalog) {
+        return new ArrayList<>(matchingFunctions(patterns, catalog));
+    }
+
+    @SaltFunction(doc = "List the modules loaded on the minion, optionally filtered by globs.\n\n"
+            + "CLI Example: salt '*' sys.list_modules 's*'")
+    public List<String> list_modules(@VarArgs("args") List<Object> patterns, FunctionCatalog catalog) {
+        if (patterns.isEmpty()) {
+            return new ArrayList<>(catalog.moduleNames());
+        }
+        Set<String> names = new TreeSet<>();
+        for (Object pattern : patterns) {
+            Glob glob = Glob.of(String.valueOf(pattern));
+            catalog.moduleNames().stream().filter(glob::matches).forEach(names::add);
+        }
+        return new ArrayList<>(names);
+    }
+
+    @SaltFunction(doc = "Return the docstrings of all functions, or of the named modules or functions "
+            + "(globs allowed), as {function: doc}.\n\nCLI Example: salt '*' sys.doc test.ping")
+    public Map<String, Object> doc(@VarArgs("args") List<Object> names, FunctionCatalog catalog) {
+        Map<String, Object> docs = new LinkedHashMap<>();
+        for (String fun : matchingFunctions(names, catalog)) {
+            docs.put(fun, catalog.doc(fun).orElse(""));
+        }
+        return docs;
+    }
+
+    /** Salt's matching rule for sys.list_functions and sys.doc. */
+    private static Set<String> matchingFunctions(List<Object> patterns, FunctionCatalog catalog) {
+        if (patterns.isEmpty()) {
+            return catalog.functionNames();
+        }
+        Set<String> names = new TreeSet<>();
+        for (Object item : patterns) {
+            String pattern = String.valueOf(item);
+            if (Glob.isGlob(pattern) || pattern.contains(".")) {
+                Glob glob = Glob.of(pattern);
+                catalog.functionNames().stream().filter(glob::matches).forEach(names::add);
+            } else {
+                String prefix = pattern + ".";
+                catalog.functionNames().stream().filter(f -> f.startsWith(prefix)).forEach(names::add);
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,79 @@
+package io.jsalt.modules.builtin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jsalt.modules.ModuleRegistry;
+import io.jsalt.modules.SimpleModuleContext;
+import io.jsalt.modules.api.ExecutionModule;
+import io.jsalt.modules.api.SaltFunction;
+import io.jsalt.modules.api.SaltModule;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SysModuleTest {
+
+    @SaltModule(name = "sysctl")
+    public static final class Sysctl implements ExecutionModule {
+        @SaltFunction(doc = "Show kernel parameters.")
+        public boolean show() {
+            return true;
+        }
+    }
+
+    private final ModuleRegistry registry = ModuleRegistry.builder(SimpleModuleContext.builder().minionId("m").build())
+            .addDiscovered(getClass().getClassLoader()).addModule(new Sysctl()).build();
+
+    private Object call(String fun, Object... args) {
+        return registry.call(fun, Arrays.asList(args)).ret();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> names(String fun, Object... args) {
+        return (List<String>) call(fun, args);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> docs(Object... args) {
+        return (Map<String, Object>) call("sys.doc", args);
+    }
+
+    @Test
+    void listFunctionsWithoutArgumentsListsEverything() {
+        List<String> all = names("sys.list_functions");
+
+        assertThat(all).contains("test.ping", "cmd.run", "grains.items", "sys.list_functions", "sysctl.show");
+        assertThat(all).isSorted();
+        assertThat(all).hasSameSizeAs(registry.functionNames());
+    }
+
+    @Test
+    void listFunctionsFiltersByModuleOrGlob() {
+        assertThat(names("sys.list_functions", "test")).contains("test.ping", "test.echo")
+                .allMatch(f -> f.startsWith("test."));
+        assertThat(call("sys.list_functions", "sys")).isEqualTo(List.of("sys.doc", "sys.list_functions",
+                "sys.list_modules"));
+        assertThat(names("sys.list_functions", "sys*")).contains("sysctl.show", "sys.doc");
+        assertThat(call("sys.list_functions", "cmd.run*")).isEqualTo(List.of("cmd.run", "cmd.run_all",
+                "cmd.run_stderr", "cmd.run_stdout"));
+        assertThat(call("sys.list_functions", "test.ping", "cmd.which")).isEqualTo(List.of("cmd.which", "test.ping"));
+        assertThat(call("sys.list_functions", "nope")).isEqualTo(List.of());
+    }
+
+    @Test
+    void listModulesListsModuleNames() {
+        assertThat(call("sys.list_modules")).isEqualTo(List.of("cmd", "grains", "sys", "sysctl", "test"));
+        assertThat(call("sys.list_modules", "s*")).isEqualTo(List.of("sys", "sysctl"));
+    }
+
+    @Test
+    void docReturnsDocstringsKeyedByFunction() {
+        Map<String, Object> docs = docs("test.ping");
+
+        assertThat(docs.keySet()).containsExactly("test.ping");
+        assertThat((String) docs.get("test.ping")).startsWith("Used to make sure the minion is up and responding.");
+        assertThat(docs("sysctl")).isEqualTo(Map.of("sysctl.show", "Show kernel parameters."));
+        assertThat(docs()).containsKeys("cmd.run", "grains.get");
+    }
+}
