@@ -1,0 +1,25 @@
+package io.jsalt.master.jobs;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where jobs and their returns are kept (Salt's master_job_cache). Implementations must refuse a second
+ * return for the same (jid, id) themselves, so a replayed or duplicated return is never counted twice.
+ */
+public interface JobCache extends AutoCloseable {
+    void saveJob(Job job);
+
+    Optional<Job> job(String jid);
+
+    /** Stores the return; false when that minion already returned for that job. */
+    boolean saveReturn(JobReturn ret);
+
+    List<JobReturn> returns(String jid);
+
+    /** Forgets jobs started before the cutoff, with their returns. */
+    void prune(java.time.Instant cutoff);
+
+    @Override
+    void close();
+}

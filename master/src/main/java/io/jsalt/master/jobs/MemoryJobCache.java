@@ -1,0 +1,59 @@
+package io.jsalt.master.jobs;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A job cache in memory: enough to gather returns and refuse duplicates while the master runs. It does
+ * not survive a restart; the durable embedded store comes with the CLI's job features.
+ */
+public final class MemoryJobCache implements JobCache {
+    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, JobReturn>> returns = new ConcurrentHashMap<>();
+
+    @Override
+    public void saveJob(Job job) {
+        jobs.put(job.jid(), job);
+    }
+
+    @Override
+    public Optional<Job> job(String jid) {
+        return Optional.ofNullable(jobs.get(jid));
+    }
+
+    @Override
+    public boolean saveReturn(JobReturn ret) {
+        Map<String, JobReturn> byMinion = returns.computeIfAbsent(ret.jid(), k -> new LinkedHashMap<>());
+        synchronized (byMinion) {
+            return byMinion.putIfAbsent(ret.id(), ret) == null;
+        }
+    }
+
+    @Override
+    public List<JobReturn> returns(String jid) {
+        Map<String, JobReturn> byMinion = returns.get(jid);
+        if (byMinion == null) {
+            return List.of();
+        }
+        synchronized (byMinion) {
+            return new ArrayList<>(byMinion.values());
+        }
+    }
+
+    @Override
+    public void prune(Instant cutoff) {
+        jobs.values().removeIf(j -> j.started().isBefore(cutoff));
+        returns.keySet().removeIf(jid -> !jobs.containsKey(jid));
+    }
+
+    @Override
+    public void close() {
+        jobs.clear();
+        returns.clear();
+    }
+}

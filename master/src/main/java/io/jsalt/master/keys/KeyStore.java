@@ -1,0 +1,170 @@
+package io.jsalt.master.keys;
+
+import io.jsalt.crypto.CryptoException;
+import io.jsalt.crypto.Fingerprint;
+import io.jsalt.crypto.RsaKeys;
+import io.jsalt.transport.message.MinionId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The master's pki folder, laid out as Salt's: {@code minions/}, {@code minions_pre/},
+ * {@code minions_rejected/}, {@code minions_denied/}, {@code minions_autosign/}, one public-key file per
+ * minion id. Every change is an atomic rename, so a crash never leaves a half-written key, and the master
+ * and {@code jsalt-key} can work on it at the same time. Every path comes from {@link MinionId#resolveIn}.
+ */
+public final class KeyStore {
+    private final Path pkiDir;
+
+    public KeyStore(Path pkiDir) {
+        this.pkiDir = pkiDir;
+        try {
+            createPrivateDir(pkiDir);
+            for (KeyState s : KeyState.values()) {
+                createPrivateDir(pkiDir.resolve(s.folder()));
+            }
+            createPrivateDir(pkiDir.resolve("minions_autosign"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare pki folder " + pkiDir, e);
+        }
+    }
+
+    public Path pkiDir() {
+        return pkiDir;
+    }
+
+    /** The state of an id's key, checked in Salt's order: accepted, pending, rejected, denied. */
+    public Optional<KeyState> stateOf(String id) {
+        for (KeyState s : KeyState.values()) {
+            if (Files.isRegularFile(file(s, id))) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Optional<String> pem(KeyState state, String id) {
+        Path f = file(state, id);
+        try {
+            return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + f, e);
+        }
+    }
+
+    /** The accepted key of an id, parsed; empty when the id is not accepted or its file is unreadable. */
+    public Optional<java.security.PublicKey> acceptedKey(String id) {
+        try {
+            return pem(KeyState.ACCEPTED, id).map(RsaKeys::parsePublicKey);
+        } catch (CryptoException e) {
+            return Optional.empty();
+        }
+    }
+
+    public void store(KeyState state, String id, String pem) {
+        writeAtomically(file(state, id), pem);
+    }
+
+    /** Moves a key between states; false when it was not in {@code from}. */
+    public boolean move(String id, KeyState from, KeyState to) {
+        Path src = file(from, id);
+        if (!Files.isRegularFile(src)) {
+            return false;
+        }
+        try {
+            Files.move(src, file(to, id), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return true;
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move key of " + id, e);
+        }
+    }
+
+    /** Removes every key file of the id, in every state; returns the states it was in. */
+    public List<KeyState> delete(String id) {
+        List<KeyState> removed = new ArrayList<>();
+        for (KeyState s : KeyState.values()) {
+            try {
+                if (Files.deleteIfExists(file(s, id))) {
+                    removed.add(s);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete key of " + id, e);
+            }
+        }
+        return removed;
+    }
+
+    public List<String> list(KeyState state) {
+        try (Stream<Path> files = Files.list(pkiDir.resolve(state.folder()))) {
+            return files.filter(Files::isRegularFile)
+                    .map(p -> p.getFileName().toString())
+                    .filter(MinionId::isValid)
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + state.folder(), e);
+        }
+    }
+
+    public Map<KeyState, List<String>> listAll() {
+        Map<KeyState, List<String>> all = new EnumMap<>(KeyState.class);
+        for (KeyState s : KeyState.values()) {
+            all.put(s, list(s));
+        }
+        return all;
+    }
+
+    public Optional<String> fingerprint(KeyState state, String id) {
+        return pem(state, id).map(Fingerprint::sha256);
+    }
+
+    private Path file(KeyState state, String id) {
+        return MinionId.resolveIn(pkiDir.resolve(state.folder()), id);
+    }
+
+    private static void createPrivateDir(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+    }
+
+    static void writeAtomically(Path target, String content) {
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile(target.getParent(), ".tmp-", ".key",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target, e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // the move succeeded or the write failed; either way nothing more to clean
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.jsalt.master.request;
+
+import io.jsalt.crypto.CryptoException;
+import io.jsalt.crypto.Rsa;
+import io.jsalt.crypto.RsaKeys;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.session.SessionKey;
+import io.jsalt.transport.codec.WireException;
+import io.jsalt.transport.message.AuthReply;
+import io.jsalt.transport.message.AuthReply.Outcome;
+import io.jsalt.transport.message.AuthRequest;
+import io.jsalt.transport.message.MinionId;
+import io.jsalt.transport.message.SignedClear;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.PublicKey;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code _auth}: Salt's sign-in decision, in Salt's order (PROTOCOL.md): invalid id, full, open mode,
+ * rejected, accepted with another key (denied), pending, new. An accepted minion gets the session key
+ * encrypted to its own key, with an X9.31 signature over its digest so it knows the master sent it.
+ */
+public final class AuthHandler implements ClearCommand {
+    private static final Logger log = LoggerFactory.getLogger(AuthHandler.class);
+
+    /** The settings the decision reads; re-read on each request so a reload takes effect at once. */
+    public record Policy(boolean autoAccept, boolean openMode, int maxMinions) {}
+
+    private final KeyStore keys;
+    private final KeyPair masterKey;
+    private final String masterPem;
+    private final SessionKey sessionKey;
+    private final EventBus events;
+    private final java.util.function.Supplier<Policy> policy;
+    private final int publishPort;
+
+    public AuthHandler(KeyStore keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
+            java.util.function.Supplier<Policy> policy, int publishPort) {
+        this.keys = keys;
+        this.masterKey = masterKey;
+        this.masterPem = RsaKeys.publicKeyPem(masterKey.getPublic());
+        this.sessionKey = sessionKey;
+        this.events = events;
+        this.policy = policy;
+        this.publishPort = publishPort;
+    }
+
+    @Override
+    public byte[] handle(Map<String, Object> load) {
+        AuthRequest req = AuthRequest.fromLoad(load);
+        return SignedClear.seal(decide(req).toLoad(), masterKey.getPrivate());
+    }
+
+    AuthReply decide(AuthRequest req) {
+        String id = req.id();
+        if (!MinionId.isValid(id)) {
+            log.warn("sign-in refused: invalid minion id");
+            return AuthReply.of(Outcome.REJECTED, req.nonce());
+        }
+        PublicKey minionPub;
+        try {
+            minionPub = RsaKeys.parsePublicKey(req.pub());
+        } catch (CryptoException e) {
+            log.warn("sign-in refused for {}: unreadable public key", id);
+            return AuthReply.of(Outcome.REJECTED, req.nonce());
+        }
+        String pem = RsaKeys.publicKeyPem(minionPub);
+        Policy p = policy.get();
+        KeyState state = keys.stateOf(id).orElse(null);
+        if (p.maxMinions() > 0 && state != KeyState.ACCEPTED && keys.list(KeyState.ACCEPTED).size() >= p.maxMinions()) {
+            fire(id, "full", false, pem);
+            return AuthReply.of(Outcome.FULL, req.nonce());
+        }
+        if (p.openMode()) {
+            return accept(req, minionPub, pem);
+        }
+        if (state == KeyState.REJECTED) {
+            fire(id, "reject", false, pem);
+            log.info("sign-in refused for {}: key rejected", id);
+            return AuthReply.of(Outcome.REJECTED, req.nonce());
+        }
+        if (state == KeyState.ACCEPTED || state == KeyState.PENDING) {
+            String stored = keys.pem(state, id).orElse("");
+            if (!sameKey(stored, minionPub)) {
+                keys.store(KeyState.DENIED, id, pem);
+                fire(id, "denied", false, pem);
+                log.warn("sign-in denied for {}: its key differs from the {} key on file", id, state.label());
+                return AuthReply.of(Outcome.REJECTED, req.nonce());
+            }
+            if (state == KeyState.ACCEPTED) {
+                return accept(req, minionPub, pem);
+            }
+            if (p.autoAccept()) {
+                keys.move(id, KeyState.PENDING, KeyState.ACCEPTED);
+                return accept(req, minionPub, pem);
+            }
+            fire(id, "pend", true, pem);
+            return AuthReply.of(Outcome.PENDING, req.nonce());
+        }
+        if (p.autoAccept()) {
+            keys.store(KeyState.ACCEPTED, id, pem);
+            log.info("key of {} auto-accepted", id);
+            return accept(req, minionPub, pem);
+        }
+        keys.store(KeyState.PENDING, id, pem);
+        log.info("new key from {} is pending acceptance", id);
+        fire(id, "pend", true, pem);
+        return AuthReply.of(Outcome.PENDING, req.nonce());
+    }
+
+    private AuthReply accept(AuthRequest req, PublicKey minionPub, String pem) {
+        String session = sessionKey.keyString();
+        byte[] aes = Rsa.oaepEncrypt(minionPub, session.getBytes(StandardCharsets.US_ASCII));
+        byte[] sig = Rsa.x931PrivateEncrypt(masterKey.getPrivate(), sha256Hex(session).getBytes(StandardCharsets.US_ASCII));
+        byte[] token = null;
+        if (req.token() != null) {
+            try {
+                token = Rsa.oaepEncrypt(minionPub, Rsa.oaepDecrypt(masterKey.getPrivate(), req.token()));
+            } catch (CryptoException e) {
+                log.warn("sign-in of {} carried a token the master key cannot open", req.id());
+            }
+        }
+        fire(req.id(), "accept", true, pem);
+        log.debug("{} signed in", req.id());
+        return AuthReply.accepted(masterPem, publishPort, aes, sig, token, req.nonce());
+    }
+
+    private static boolean sameKey(String storedPem, PublicKey presented) {
+        try {
+            return RsaKeys.parsePublicKey(storedPem).equals(presented);
+        } catch (CryptoException e) {
+            return false;
+        }
+    }
+
+    private void fire(String id, String act, boolean result, String pem) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("result", result);
+        data.put("act", act);
+        data.put("id", id);
+        data.put("pub", pem);
+        events.fire("salt/auth", data);
+    }
+
+    static String sha256Hex(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.US_ASCII)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new WireException("SHA-256 unavailable", e);
+        }
+    }
+}

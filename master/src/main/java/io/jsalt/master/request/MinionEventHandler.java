@@ -1,0 +1,87 @@
+package io.jsalt.master.request;
+
+import io.jsalt.crypto.CryptoException;
+import io.jsalt.crypto.Rsa;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.transport.codec.Wire;
+import io.jsalt.transport.message.MinionEvent;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code _minion_event}: re-fires a minion's event on the master bus. The sender proves its id with
+ * {@code tok}; the event's {@code id} is forced to that id, and a minion may not use a {@code salt/} tag
+ * other than its own {@code salt/minion/<id>/...} (Salt lets any minion pose as the system).
+ */
+public final class MinionEventHandler implements AesCommand {
+    private static final Logger log = LoggerFactory.getLogger(MinionEventHandler.class);
+    private static final byte[] TOKEN_PLAINTEXT = "salt".getBytes(StandardCharsets.US_ASCII);
+
+    private final KeyStore keys;
+    private final EventBus events;
+
+    public MinionEventHandler(KeyStore keys, EventBus events) {
+        this.keys = keys;
+        this.events = events;
+    }
+
+    @Override
+    public Object handle(Map<String, Object> load) {
+        MinionEvent ev = MinionEvent.fromLoad(load);
+        Optional<PublicKey> key = keys.acceptedKey(ev.id());
+        if (key.isEmpty() || !tokenValid(key.get(), ev.tok())) {
+            log.warn("event from {} refused: not proven by its accepted key", ev.id());
+            return false;
+        }
+        if (load.get("events") instanceof List<?> batch) {
+            for (Object item : batch) {
+                Map<String, Object> m = Wire.asMap(item);
+                fire(ev.id(), Wire.optString(m, "tag", ""), m.get("data"));
+            }
+        } else {
+            fire(ev.id(), ev.tag(), ev.data());
+        }
+        return true;
+    }
+
+    private void fire(String id, String tag, Object data) {
+        if (!allowed(id, tag)) {
+            log.warn("event from {} refused: tag '{}' is reserved", id, tag.length() > 80 ? tag.substring(0, 80) : tag);
+            return;
+        }
+        Map<String, Object> payload = new LinkedHashMap<>();
+        if (data instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> payload.put(String.valueOf(k), v));
+        } else {
+            payload.put("data", data);
+        }
+        payload.put("id", id);
+        events.fire(tag, payload);
+    }
+
+    static boolean allowed(String id, String tag) {
+        if (tag.isEmpty() || tag.length() > 512) {
+            return false;
+        }
+        if (tag.equals("minion_start") || tag.startsWith("salt/minion/" + id + "/")) {
+            return true;
+        }
+        return !tag.startsWith("salt/");
+    }
+
+    private static boolean tokenValid(PublicKey key, byte[] tok) {
+        try {
+            return Arrays.equals(Rsa.x931PublicDecrypt(key, tok), TOKEN_PLAINTEXT);
+        } catch (CryptoException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.jsalt.master.request;
+
+import io.jsalt.crypto.Crypticle;
+import io.jsalt.crypto.Rsa;
+import io.jsalt.transport.codec.SaltPack;
+import io.jsalt.transport.codec.Wire;
+import io.jsalt.transport.message.MinionId;
+import io.jsalt.master.keys.KeyStore;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code _pillar}: a salt-minion asks for its pillar right after sign-in and does not start without an
+ * answer. jsalt serves an empty pillar, encrypted for that minion alone with a one-off key (Salt's
+ * send_private), and keeps the grains the request carries for targeting.
+ */
+public final class PillarHandler implements AesCommand {
+    private static final Logger log = LoggerFactory.getLogger(PillarHandler.class);
+
+    private final KeyStore keys;
+    private final PrivateKey masterKey;
+    private final BiConsumer<String, Map<String, Object>> grainsSink;
+
+    public PillarHandler(KeyStore keys, PrivateKey masterKey, BiConsumer<String, Map<String, Object>> grainsSink) {
+        this.keys = keys;
+        this.masterKey = masterKey;
+        this.grainsSink = grainsSink;
+    }
+
+    @Override
+    public Object handle(Map<String, Object> load) {
+        String id = MinionId.require(Wire.string(load, "id"));
+        Optional<PublicKey> key = keys.acceptedKey(id);
+        if (key.isEmpty()) {
+            log.warn("pillar refused: {} is not an accepted minion", id);
+            return false;
+        }
+        if (load.get("grains") instanceof Map<?, ?>) {
+            grainsSink.accept(id, Wire.map(load, "grains"));
+        }
+        return new PrivateReply(privateReply(key.get(), Map.of(), Wire.optString(load, "nonce", null)));
+    }
+
+    /** The nonce is the request's, which the dispatcher removed from the load: see {@link #withNonce}. */
+    Map<String, Object> privateReply(PublicKey minionKey, Map<String, Object> pillar, String nonce) {
+        String oneOff = Crypticle.generateKeyString();
+        byte[] encryptedKey = Rsa.oaepEncrypt(minionKey, oneOff.getBytes(StandardCharsets.US_ASCII));
+        Map<String, Object> signed = new LinkedHashMap<>();
+        signed.put("key", encryptedKey);
+        signed.put("pillar", pillar);
+        signed.put("nonce", nonce);
+        byte[] data = SaltPack.pack(signed);
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("data", data);
+        envelope.put("sig", Rsa.sign(masterKey, data));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("key", encryptedKey);
+        reply.put("pillar", new Crypticle(oneOff).seal(SaltPack.pack(envelope), null));
+        return reply;
+    }
+}

@@ -1,0 +1,73 @@
+package io.jsalt.master.request;
+
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.JobCache;
+import io.jsalt.master.jobs.JobReturn;
+import io.jsalt.master.jobs.Jids;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.transport.message.ReturnLoad;
+import java.security.PublicKey;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code _return}: a job result from a minion. Salt takes a return for any id from any holder of the
+ * session key; jsalt counts it only when it is signed by the accepted key of the minion it names, and
+ * only once per (jid, id). Stored first, then fired as {@code salt/job/<jid>/ret/<id>}.
+ */
+public final class ReturnHandler implements AesCommand {
+    private static final Logger log = LoggerFactory.getLogger(ReturnHandler.class);
+
+    private final KeyStore keys;
+    private final JobCache jobs;
+    private final EventBus events;
+    private final Jids jids;
+    private final BooleanSupplier requireSignature;
+
+    public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, BooleanSupplier requireSignature) {
+        this.keys = keys;
+        this.jobs = jobs;
+        this.events = events;
+        this.jids = jids;
+        this.requireSignature = requireSignature;
+    }
+
+    @Override
+    public Object handle(Map<String, Object> load) {
+        ReturnLoad ret = ReturnLoad.fromLoad(load);
+        Optional<PublicKey> key = keys.acceptedKey(ret.id());
+        if (key.isEmpty()) {
+            log.warn("return for job {} refused: {} is not an accepted minion", ret.jid(), ret.id());
+            return false;
+        }
+        boolean signed = load.containsKey("sig");
+        if (signed && !ReturnLoad.signatureValid(load, key.get())) {
+            log.warn("return for job {} refused: not signed by the accepted key of {}", ret.jid(), ret.id());
+            return false;
+        }
+        if (!signed && requireSignature.getAsBoolean()) {
+            log.warn("return for job {} from {} refused: unsigned (require_minion_sign_messages is on; "
+                    + "a salt-minion needs minion_sign_messages: True)", ret.jid(), ret.id());
+            return false;
+        }
+        String jid = "req".equals(ret.jid()) ? jids.next() : ret.jid(); // salt-call asks the master for a jid
+        if (!Jids.isValid(jid)) {
+            log.warn("return from {} refused: malformed jid", ret.id());
+            return false;
+        }
+        if (!jobs.saveReturn(new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now()))) {
+            log.warn("duplicate return for job {} from {} ignored", jid, ret.id());
+            return false;
+        }
+        Map<String, Object> event = new LinkedHashMap<>(load);
+        event.remove("sig");
+        event.put("jid", jid);
+        events.fire("salt/job/" + jid + "/ret/" + ret.id(), event);
+        return true;
+    }
+}
