@@ -1,0 +1,117 @@
+package io.jsalt.minion.auth;
+
+import io.jsalt.crypto.Crypticle;
+import io.jsalt.crypto.CryptoException;
+import io.jsalt.crypto.Rsa;
+import io.jsalt.crypto.RsaKeys;
+import io.jsalt.transport.RequestClient;
+import io.jsalt.transport.TransportException;
+import io.jsalt.transport.codec.WireException;
+import io.jsalt.transport.message.AuthReply;
+import io.jsalt.transport.message.AuthRequest;
+import io.jsalt.transport.message.RequestEnvelope;
+import io.jsalt.transport.message.SessionCipher;
+import io.jsalt.transport.message.SignedClear;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.PublicKey;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One {@code _auth} exchange, checked the way a careful minion must: the master key is the pinned one
+ * (or matches master_finger on first contact), the reply is signed by it, the nonce and token come back,
+ * and the session key carries the master's X9.31 signature.
+ */
+public final class SignIn {
+    private final String id;
+    private final KeyPair minionKey;
+    private final String minionPem;
+    private final MasterKeyPin pin;
+    private final RequestClient client;
+    private final Duration timeout;
+
+    public SignIn(String id, KeyPair minionKey, MasterKeyPin pin, RequestClient client, Duration timeout) {
+        this.id = id;
+        this.minionKey = minionKey;
+        this.minionPem = RsaKeys.publicKeyPem(minionKey.getPublic());
+        this.pin = pin;
+        this.client = client;
+        this.timeout = timeout;
+    }
+
+    public SignInResult attempt() {
+        String nonce = SessionCipher.newNonce();
+        Optional<PublicKey> pinned = pin.pinned();
+        String token = Crypticle.generateKeyString();
+        byte[] encryptedToken = pinned.map(k -> Rsa.oaepEncrypt(k, token.getBytes(StandardCharsets.US_ASCII))).orElse(null);
+        byte[] frame = RequestEnvelope.clear(new AuthRequest(id, nonce, minionPem, encryptedToken).toLoad()).encode();
+        byte[] replyFrame;
+        try {
+            replyFrame = client.request(frame, timeout);
+        } catch (TransportException e) {
+            return new SignInResult.Failed(e.getMessage());
+        }
+        try {
+            return check(replyFrame, nonce, encryptedToken == null ? null : token);
+        } catch (WireException | CryptoException e) {
+            return new SignInResult.MasterRefused("unusable sign-in reply: " + e.getMessage());
+        }
+    }
+
+    private SignInResult check(byte[] replyFrame, String nonce, String token) {
+        Map<String, Object> unverified = SignedClear.peek(replyFrame);
+        if (!"pub".equals(unverified.get("enc"))) {
+            // pending / rejected / full: still only believed when signed by the master we trust
+            PublicKey signer = pin.pinned().orElse(null);
+            AuthReply reply = AuthReply.fromLoad(signer == null ? unverified : SignedClear.open(replyFrame, signer));
+            if (!nonce.equals(reply.nonce())) {
+                return new SignInResult.MasterRefused("the reply does not echo this request's nonce");
+            }
+            return switch (reply.outcome()) {
+                case PENDING -> new SignInResult.Pending();
+                case FULL -> new SignInResult.Full();
+                default -> new SignInResult.Rejected();
+            };
+        }
+        AuthReply presented = AuthReply.fromLoad(unverified);
+        PublicKey masterKey = RsaKeys.parsePublicKey(presented.pubKey());
+        Optional<String> refusal = pin.refusal(presented.pubKey(), masterKey);
+        if (refusal.isPresent()) {
+            return new SignInResult.MasterRefused(refusal.get());
+        }
+        AuthReply reply = AuthReply.fromLoad(SignedClear.open(replyFrame, masterKey));
+        if (!nonce.equals(reply.nonce())) {
+            return new SignInResult.MasterRefused("the reply does not echo this request's nonce");
+        }
+        String sessionKey = new String(Rsa.oaepDecrypt(minionKey.getPrivate(), reply.aes()), StandardCharsets.US_ASCII);
+        byte[] digest = Rsa.x931PublicDecrypt(masterKey, reply.sig());
+        if (!Arrays.equals(digest, sha256Hex(sessionKey).getBytes(StandardCharsets.US_ASCII))) {
+            return new SignInResult.MasterRefused("the session key is not signed by the master");
+        }
+        if (token != null) {
+            if (reply.token() == null) {
+                return new SignInResult.MasterRefused("the master did not return the sign-in token");
+            }
+            String echoed = new String(Rsa.oaepDecrypt(minionKey.getPrivate(), reply.token()), StandardCharsets.US_ASCII);
+            if (!echoed.equals(token)) {
+                return new SignInResult.MasterRefused("the master returned a different sign-in token");
+            }
+        }
+        pin.pinIfAbsent(RsaKeys.publicKeyPem(masterKey));
+        return new SignInResult.Accepted(new Session(new Crypticle(sessionKey), masterKey, reply.publishPort()));
+    }
+
+    private static String sha256Hex(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.US_ASCII)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new CryptoException("SHA-256 unavailable", e);
+        }
+    }
+}
