@@ -1,0 +1,245 @@
+package io.jsalt.cli.key;
+
+import io.jsalt.cli.CliException;
+import io.jsalt.cli.ConfigLoader;
+import io.jsalt.cli.ExitCode;
+import io.jsalt.cli.Logging;
+import io.jsalt.cli.MasterConnection;
+import io.jsalt.cli.ToolRunner;
+import io.jsalt.cli.output.Json;
+import io.jsalt.config.MasterConfig;
+import io.jsalt.crypto.Fingerprint;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.keys.KeyAdmin;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jsalt-key}: list, accept, reject, delete and fingerprint minion keys, with salt-key's flags.
+ * Changes go through the running master (which rotates the session key and fires {@code salt/key});
+ * with no master running they are made on the key store directly.
+ */
+@Command(name = "jsalt-key", mixinStandardHelpOptions = true, version = "jsalt-key 0.1.0",
+        description = "Manage minion keys on the master.")
+public final class KeyCommand implements Callable<ExitCode> {
+
+    static final class Action {
+        @Option(names = {"-L", "--list-all"}, description = "List every key.") boolean listAll;
+        @Option(names = {"-l", "--list"}, paramLabel = "STATE", description = "List keys in one state: acc, pre (un), rej, den, all.") String listState;
+        @Option(names = {"-a", "--accept"}, paramLabel = "ID", description = "Accept a pending key (id or glob).") String accept;
+        @Option(names = {"-A", "--accept-all"}, description = "Accept every pending key.") boolean acceptAll;
+        @Option(names = {"-r", "--reject"}, paramLabel = "ID", description = "Reject a pending key (id or glob).") String reject;
+        @Option(names = {"-R", "--reject-all"}, description = "Reject every pending key.") boolean rejectAll;
+        @Option(names = {"-d", "--delete"}, paramLabel = "ID", description = "Delete a key in any state (id or glob).") String delete;
+        @Option(names = {"-D", "--delete-all"}, description = "Delete every key.") boolean deleteAll;
+        @Option(names = {"-f", "--finger"}, paramLabel = "ID", description = "Print the fingerprint of a key (id or glob).") String finger;
+        @Option(names = {"-F", "--finger-all"}, description = "Print every fingerprint, the master's first.") boolean fingerAll;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Action action = new Action();
+
+    @Option(names = {"-c", "--config-dir"}, defaultValue = ConfigLoader.DEFAULT_DIR, description = "Folder holding the 'master' config file.")
+    Path configDir;
+
+    @Option(names = {"-y", "--yes"}, description = "Answer yes to every question.")
+    boolean yes;
+
+    @Option(names = "--include-rejected", description = "Accept also rejected keys.")
+    boolean includeRejected;
+
+    @Option(names = "--include-accepted", description = "Reject also accepted keys.")
+    boolean includeAccepted;
+
+    @Option(names = "--include-denied", description = "Accept or reject also denied keys.")
+    boolean includeDenied;
+
+    @Option(names = "--out", description = "Output: text (default) or json.", defaultValue = "text")
+    String out;
+
+    private final PrintStream stdout;
+    private final BufferedReader stdin;
+
+    public KeyCommand(PrintStream stdout, java.io.InputStream stdin) {
+        this.stdout = stdout;
+        this.stdin = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
+    }
+
+    public static void main(String[] argv) {
+        Logging.forCli();
+        System.exit(ToolRunner.run(new KeyCommand(System.out, System.in), System.err, argv));
+    }
+
+    @Override
+    public ExitCode call() throws IOException {
+        if (!"text".equals(out) && !"json".equals(out)) {
+            throw new CliException(ExitCode.USAGE, "--out must be text or json");
+        }
+        MasterConfig config = ConfigLoader.master(configDir);
+        KeyStore store = new KeyStore(config.pkiDir());
+        Action a = action;
+        if (a.accept != null || a.acceptAll) {
+            return change("key.accept", a.acceptAll ? "*" : a.accept, config, store, KeyState.PENDING, "Accept");
+        }
+        if (a.reject != null || a.rejectAll) {
+            return change("key.reject", a.rejectAll ? "*" : a.reject, config, store, KeyState.PENDING, "Reject");
+        }
+        if (a.delete != null || a.deleteAll) {
+            return change("key.delete", a.deleteAll ? "*" : a.delete, config, store, null, "Delete");
+        }
+        if (a.finger != null || a.fingerAll) {
+            return fingerprints(config, store, a.fingerAll ? "*" : a.finger);
+        }
+        KeyState only = null;
+        if (a.listState != null && !"all".equals(a.listState)) {
+            only = KeyState.parse(a.listState).orElseThrow(() ->
+                    new CliException(ExitCode.USAGE, "unknown key state '" + a.listState + "' (acc, pre, rej, den, all)"));
+        }
+        printKeys(store.listAll(), only);
+        return ExitCode.OK;
+    }
+
+    private ExitCode change(String fun, String match, MasterConfig config, KeyStore store, KeyState usualState, String verb) throws IOException {
+        Map<KeyState, List<String>> candidates = new LinkedHashMap<>();
+        KeyAdmin preview = new KeyAdmin(store, new EventBus(), () -> {});
+        Map<String, Object> prints = preview.finger(match);
+        for (KeyState s : KeyState.values()) {
+            Object ids = prints.get(s.folder());
+            if (ids instanceof Map<?, ?> m && !m.isEmpty() && included(s, usualState, fun)) {
+                candidates.put(s, m.keySet().stream().map(String::valueOf).toList());
+            }
+        }
+        if (candidates.isEmpty()) {
+            stdout.println("The key glob '" + match + "' does not match any " + (usualState == null ? "" : usualState.label() + " ") + "keys.");
+            return ExitCode.OK;
+        }
+        stdout.println("The following keys are going to be " + verb.toLowerCase() + (verb.endsWith("e") ? "d" : "ed") + ":");
+        printKeys(candidates, null);
+        if (!yes && !confirm()) {
+            stdout.println("Nothing was changed.");
+            return ExitCode.OK;
+        }
+        List<?> done = MasterConnection.isListening(config) ? viaMaster(config, fun, match) : viaStore(store, fun, match);
+        for (Object id : done) {
+            stdout.println("Key for minion " + id + " " + verb.toLowerCase() + (verb.endsWith("e") ? "d" : "ed") + ".");
+        }
+        return ExitCode.OK;
+    }
+
+    private boolean included(KeyState s, KeyState usual, String fun) {
+        if (usual == null || s == usual) {
+            return true;
+        }
+        return switch (fun) {
+            case "key.accept" -> (s == KeyState.REJECTED && includeRejected) || (s == KeyState.DENIED && includeDenied);
+            case "key.reject" -> (s == KeyState.ACCEPTED && includeAccepted) || (s == KeyState.DENIED && includeDenied);
+            default -> false;
+        };
+    }
+
+    private List<?> viaMaster(MasterConfig config, String fun, String match) {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "wheel");
+        load.put("fun", fun);
+        load.put("match", match);
+        load.put("include_rejected", includeRejected);
+        load.put("include_accepted", includeAccepted);
+        load.put("include_denied", includeDenied);
+        try (MasterConnection master = MasterConnection.open(config)) {
+            Object ret = master.call(load, Duration.ofSeconds(10)).get("return");
+            return ret instanceof List<?> l ? l : List.of();
+        }
+    }
+
+    /** The master is down: change the files; its next start makes a new session key anyway. */
+    private List<?> viaStore(KeyStore store, String fun, String match) {
+        KeyAdmin admin = new KeyAdmin(store, new EventBus(), () -> {});
+        return switch (fun) {
+            case "key.accept" -> admin.accept(match, includeRejected, includeDenied);
+            case "key.reject" -> admin.reject(match, includeAccepted, includeDenied);
+            default -> admin.delete(match);
+        };
+    }
+
+    private boolean confirm() throws IOException {
+        stdout.print("Proceed? [n/Y] ");
+        stdout.flush();
+        String answer = stdin.readLine();
+        return answer != null && (answer.isBlank() || answer.trim().toLowerCase().startsWith("y"));
+    }
+
+    private void printKeys(Map<KeyState, List<String>> keys, KeyState only) {
+        if ("json".equals(out)) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            keys.forEach((s, ids) -> {
+                if (only == null || s == only) {
+                    m.put(s.folder(), ids);
+                }
+            });
+            stdout.println(Json.write(m, 4));
+            return;
+        }
+        // salt-key's order and headings
+        for (KeyState s : List.of(KeyState.ACCEPTED, KeyState.DENIED, KeyState.PENDING, KeyState.REJECTED)) {
+            if ((only == null || s == only) && keys.containsKey(s)) {
+                stdout.println(heading(s) + ":");
+                keys.get(s).forEach(stdout::println);
+            }
+        }
+    }
+
+    private ExitCode fingerprints(MasterConfig config, KeyStore store, String match) throws IOException {
+        Map<String, Object> prints = new KeyAdmin(store, new EventBus(), () -> {}).finger(match);
+        Map<String, Object> local = new LinkedHashMap<>();
+        for (String f : List.of("master.pem", "master.pub")) {
+            Path p = config.pkiDir().resolve(f);
+            if ("*".equals(match) && Files.isRegularFile(p)) {
+                local.put(f, Fingerprint.sha256(Files.readString(p, StandardCharsets.US_ASCII)));
+            }
+        }
+        if ("json".equals(out)) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            if (!local.isEmpty()) {
+                m.put("local", local);
+            }
+            m.putAll(prints);
+            stdout.println(Json.write(m, 4));
+            return ExitCode.OK;
+        }
+        if (!local.isEmpty()) {
+            stdout.println("Local Keys:");
+            local.forEach((k, v) -> stdout.println(k + ":  " + v));
+        }
+        for (KeyState s : List.of(KeyState.ACCEPTED, KeyState.DENIED, KeyState.PENDING, KeyState.REJECTED)) {
+            if (prints.get(s.folder()) instanceof Map<?, ?> m && !m.isEmpty()) {
+                stdout.println(heading(s) + ":");
+                m.forEach((k, v) -> stdout.println(k + ":  " + v));
+            }
+        }
+        return ExitCode.OK;
+    }
+
+    private static String heading(KeyState s) {
+        return switch (s) {
+            case ACCEPTED -> "Accepted Keys";
+            case DENIED -> "Denied Keys";
+            case PENDING -> "Unaccepted Keys";
+            case REJECTED -> "Rejected Keys";
+        };
+    }
+}
