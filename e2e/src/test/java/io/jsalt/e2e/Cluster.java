@@ -1,0 +1,198 @@
+package io.jsalt.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A master and minions as separate JVMs in a temp folder, on free loopback ports, driven through the
+ * real command-line tools run as processes. Closing it kills every process it started.
+ */
+final class Cluster implements AutoCloseable {
+    static final String CLASSPATH = System.getProperty("java.class.path");
+    static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+
+    final Path root;
+    final int publishPort;
+    final int retPort;
+    private Process master;
+    private final Map<String, Process> minions = new LinkedHashMap<>();
+    private final List<Process> all = new ArrayList<>();
+
+    Cluster(Path root) throws IOException {
+        this.root = root;
+        this.publishPort = freePort();
+        int ret = freePort();
+        while (ret == publishPort) {
+            ret = freePort();
+        }
+        this.retPort = ret;
+    }
+
+    Path masterConfigDir() {
+        return root.resolve("conf/master");
+    }
+
+    Path masterPki() {
+        return root.resolve("etc/jsalt/pki/master");
+    }
+
+    Path masterLog() {
+        return root.resolve("var/log/jsalt/master");
+    }
+
+    Path minionPki(String id) {
+        return root.resolve("etc/jsalt/pki/" + id);
+    }
+
+    Path minionLog(String id) {
+        return root.resolve("var/log/jsalt/" + id);
+    }
+
+    void startMaster(String... extraConfigLines) throws IOException {
+        List<String> lines = new ArrayList<>(List.of("root_dir: " + root, "interface: 127.0.0.1",
+                "publish_port: " + publishPort, "ret_port: " + retPort, "worker_threads: 2", "log_level: info", "timeout: 10"));
+        lines.addAll(List.of(extraConfigLines));
+        write(masterConfigDir().resolve("master"), lines);
+        master = spawn("master", "io.jsalt.cli.daemon.MasterDaemon", masterConfigDir());
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(masterLog())
+                && Files.readString(masterLog()).contains("master up"));
+    }
+
+    void stopMaster() throws InterruptedException {
+        stop(master);
+    }
+
+    Process startMinion(String id, String... extraConfigLines) throws IOException {
+        Path dir = root.resolve("conf/" + id);
+        List<String> lines = new ArrayList<>(List.of("root_dir: " + root, "id: " + id, "master: 127.0.0.1",
+                "master_port: " + retPort, "publish_port: " + publishPort, "pki_dir: /etc/jsalt/pki/" + id,
+                "cachedir: /var/cache/jsalt/" + id, "sock_dir: /var/run/jsalt/" + id, "log_file: /var/log/jsalt/" + id,
+                "log_level: info", "acceptance_wait_time: 0.5", "random_reauth_delay: 1", "auth_timeout: 3"));
+        lines.addAll(List.of(extraConfigLines));
+        write(dir.resolve("minion"), lines);
+        Process p = spawn(id, "io.jsalt.cli.daemon.MinionDaemon", dir);
+        minions.put(id, p);
+        return p;
+    }
+
+    Process minion(String id) {
+        return minions.get(id);
+    }
+
+    void stopMinion(String id) throws InterruptedException {
+        stop(minions.get(id));
+    }
+
+    /** Runs a CLI tool to completion and returns its exit code and output. */
+    Result run(String mainClass, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", CLASSPATH, mainClass));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        all.add(p);
+        byte[][] streams = new byte[2][];
+        Thread err = new Thread(() -> {
+            try {
+                streams[1] = p.getErrorStream().readAllBytes();
+            } catch (IOException e) {
+                streams[1] = new byte[0];
+            }
+        });
+        err.start();
+        streams[0] = p.getInputStream().readAllBytes();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("CLI did not finish: " + cmd);
+        }
+        err.join();
+        return new Result(p.exitValue(), new String(streams[0], StandardCharsets.UTF_8), new String(streams[1], StandardCharsets.UTF_8));
+    }
+
+    Result jsalt(String... args) throws IOException, InterruptedException {
+        return run("io.jsalt.cli.jsalt.JsaltCommand", withConfig(args));
+    }
+
+    Result key(String... args) throws IOException, InterruptedException {
+        return run("io.jsalt.cli.key.KeyCommand", withConfig(args));
+    }
+
+    private String[] withConfig(String... args) {
+        String[] full = new String[args.length + 2];
+        full[0] = "-c";
+        full[1] = masterConfigDir().toString();
+        System.arraycopy(args, 0, full, 2, args.length);
+        return full;
+    }
+
+    record Result(int exitCode, String stdout, String stderr) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
+        }
+    }
+
+    private Process spawn(String name, String mainClass, Path configDir) throws IOException {
+        Path console = root.resolve("console/" + name + ".out");
+        Files.createDirectories(console.getParent());
+        Process p = new ProcessBuilder(JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-cp", CLASSPATH,
+                mainClass, "-c", configDir.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
+                .start();
+        all.add(p);
+        return p;
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        if (p != null && p.isAlive()) {
+            p.destroy();
+            if (!p.waitFor(15, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static void write(Path file, List<String> lines) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, String.join("\n", lines) + "\n");
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Process p : all) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (Process p : all) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.jsalt.e2e;
+
+import io.jsalt.crypto.RsaKeys;
+import io.jsalt.minion.auth.MasterKeyPin;
+import io.jsalt.minion.auth.Session;
+import io.jsalt.minion.auth.SignIn;
+import io.jsalt.minion.auth.SignInResult;
+import io.jsalt.transport.RequestClient;
+import io.jsalt.transport.Transport;
+import io.jsalt.transport.message.ReturnLoad;
+import io.jsalt.transport.message.SessionCipher;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A hostile but accepted minion: it holds a real session key (signed in with its own key files) and
+ * tries to speak for another minion on the request port.
+ */
+final class ForgedReturn {
+    private final KeyPair key;
+    private final Session session;
+    private final RequestClient client;
+
+    private ForgedReturn(KeyPair key, Session session, RequestClient client) {
+        this.key = key;
+        this.session = session;
+        this.client = client;
+    }
+
+    static ForgedReturn signInAs(String id, Path pkiDir, int retPort) {
+        KeyPair key = RsaKeys.readKeyPair(pkiDir.resolve("minion.pem"));
+        RequestClient client = Transport.create().connectRequestClient("127.0.0.1", retPort);
+        SignInResult r = new SignIn(id, key, new MasterKeyPin(pkiDir, ""), client, Duration.ofSeconds(5)).attempt();
+        if (!(r instanceof SignInResult.Accepted a)) {
+            throw new AssertionError("sign-in as " + id + " failed: " + r);
+        }
+        return new ForgedReturn(key, a.session(), client);
+    }
+
+    /** A return naming {@code id}, signed with this minion's key. */
+    Object sendReturn(String id, String jid, Object ret) {
+        return send(new ReturnLoad(id, jid, "test.ping", List.of(), ret, 0, true).toSignedLoad(key.getPrivate()));
+    }
+
+    Object sendUnsignedReturn(String id, String jid, Object ret) {
+        return send(new ReturnLoad(id, jid, "test.ping", List.of(), ret, 0, true).toLoad());
+    }
+
+    private Object send(Map<String, Object> load) {
+        SessionCipher cipher = new SessionCipher(session.crypticle());
+        String nonce = SessionCipher.newNonce();
+        return cipher.decryptReply(client.request(cipher.encryptRequest(load, nonce), Duration.ofSeconds(5)), nonce);
+    }
+}
