@@ -68,6 +68,7 @@ public final class Minion implements AutoCloseable {
     private int subscribedPort = -1;
     private boolean announced;
     private double pendingWait;
+    private int failuresInARow;
 
     public Minion(MinionConfig config, Transport transport) {
         this.config = config;
@@ -90,7 +91,7 @@ public final class Minion implements AutoCloseable {
         signIn = new SignIn(config.id(), keyPair, new MasterKeyPin(config.pkiDir(), config.masterFinger()), client, timeout);
         channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
-                config.returnRetryTimerMax()), registry, channel, keyPair.getPrivate(), () -> session, this::onSessionKeyMismatch);
+                config.returnRetryTimerMax(), config.minionSignMessages()), registry, channel, keyPair.getPrivate(), () -> session, this::onSessionKeyMismatch);
         pendingWait = config.acceptanceWaitTime();
         scheduler.execute(this::signInLoop);
     }
@@ -138,6 +139,7 @@ public final class Minion implements AutoCloseable {
             log.info("{} signed in to master {}:{}", config.id(), config.master(), config.masterPort());
             return;
         }
+        failuresInARow = result instanceof SignInResult.Failed ? failuresInARow : 0;
         if (result instanceof SignInResult.Failed f) {
             log.debug("{}: sign-in failed: {}", config.id(), f.reason());
             return;
@@ -264,9 +266,12 @@ public final class Minion implements AutoCloseable {
         return wait;
     }
 
+    /** recon_default, doubling with each failure in a row up to recon_max, plus jitter (recon_randomize). */
     private double reconnectDelay() {
         double base = config.reconDefault() / 1000.0;
-        return config.reconRandomize() ? base + ThreadLocalRandom.current().nextDouble(base) : base;
+        double max = Math.max(base, config.reconMax() / 1000.0);
+        double delay = Math.min(max, base * Math.pow(2, Math.min(failuresInARow++, 20)));
+        return config.reconRandomize() ? delay + ThreadLocalRandom.current().nextDouble(base) : delay;
     }
 
     @Override
