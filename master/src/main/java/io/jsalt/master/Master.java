@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class Master implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Master.class);
 
-    private final MasterConfig config;
+    /** The live settings: replaced by {@link #reload}; everything that may change live reads it here. */
+    private volatile MasterConfig config;
     private final Transport transport;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final EventBus events = new EventBus();
@@ -76,12 +77,12 @@ public final class Master implements AutoCloseable {
 
             Map<String, ClearCommand> clear = Map.of(
                     "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
-                            () -> new AuthHandler.Policy(config.autoAccept(), config.openMode(), config.maxMinions()),
+                            () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions()),
                             publishServer.port()),
                     "publish", new PublishHandler(clientKey, keys, jobs, jids, events, publisher),
                     "wheel", new WheelHandler(clientKey, keyAdmin));
             Map<String, AesCommand> aes = Map.of(
-                    "_return", new ReturnHandler(keys, jobs, events, jids, config::requireMinionSignMessages),
+                    "_return", new ReturnHandler(keys, jobs, events, jids, () -> this.config.requireMinionSignMessages()),
                     "_minion_event", new MinionEventHandler(keys, events),
                     "_pillar", new PillarHandler(keys, masterKey.getPrivate(), minionData::putGrains));
             requestServer = transport.bindRequestServer(config.interfaceAddress(), config.retPort(), config.workerThreads(),
@@ -92,6 +93,34 @@ public final class Master implements AutoCloseable {
         } catch (RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /**
+     * Applies a re-read configuration (SIGHUP). Settings read per request change at once (auto_accept,
+     * open_mode, max_minions, require_minion_sign_messages, rotate_aes_key, timeout); returns the keys
+     * whose new values need a restart, which keep their old values until then.
+     */
+    public synchronized java.util.List<String> reload(MasterConfig next) {
+        java.util.List<String> needRestart = new java.util.ArrayList<>();
+        MasterConfig now = config;
+        needsRestart(needRestart, "interface", now.interfaceAddress(), next.interfaceAddress());
+        needsRestart(needRestart, "publish_port", now.publishPort(), next.publishPort());
+        needsRestart(needRestart, "ret_port", now.retPort(), next.retPort());
+        needsRestart(needRestart, "worker_threads", now.workerThreads(), next.workerThreads());
+        needsRestart(needRestart, "pki_dir", now.pkiDir(), next.pkiDir());
+        needsRestart(needRestart, "cachedir", now.cachedir(), next.cachedir());
+        needsRestart(needRestart, "sock_dir", now.sockDir(), next.sockDir());
+        needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
+        needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());
+        config = next;
+        log.info("configuration reloaded{}", needRestart.isEmpty() ? "" : "; needs a restart to change: " + needRestart);
+        return needRestart;
+    }
+
+    private static void needsRestart(java.util.List<String> keys, String key, Object was, Object is) {
+        if (!java.util.Objects.equals(was, is)) {
+            keys.add(key);
         }
     }
 
