@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * @param publishSession    {@code publish_session}: seconds between session (AES) key rotations
  * @param loopInterval      {@code loop_interval}: seconds between maintenance runs
  * @param gatherJobTimeout  {@code gather_job_timeout}: seconds to wait for saltutil.find_job replies
+ * @param presenceEvents    {@code presence_events}: fire salt/presence/present and change events
+ * @param daemon            pid file, graceful stop and log file settings
+ * @param supervision       how the master restarts its components
  */
 public record MasterConfig(
         Path configDir,
@@ -46,7 +49,23 @@ public record MasterConfig(
         boolean zmqFiltering,
         int loopInterval,
         boolean signPubMessages,
-        int gatherJobTimeout) {
+        int gatherJobTimeout,
+        boolean presenceEvents,
+        DaemonConfig daemon,
+        Supervision supervision) {
+
+    /**
+     * Restarts of a dead component: after {@code component_restart_max} restarts within
+     * {@code component_restart_window} seconds the master says "restarting too fast" and, unless
+     * {@code component_restart_forever}, exits non-zero with the reason.
+     */
+    public record Supervision(int restartMax, int restartWindowSeconds, boolean restartForever) {
+        static Supervision read(ConfigFile config) {
+            return new Supervision(config.integer("component_restart_max", 5, 1, 1_000),
+                    config.integer("component_restart_window", 60, 1, DAY),
+                    config.bool("component_restart_forever", false));
+        }
+    }
 
     /** The name of the file inside the config folder. */
     public static final String FILE_NAME = "master";
@@ -94,6 +113,7 @@ public record MasterConfig(
         int publishPort = config.integer("publish_port", 4505, 1, 65_535);
         int retPort = config.integer("ret_port", 4506, 1, 65_535);
         Ports.requireDistinct(config, "publish_port", publishPort, "ret_port", retPort);
+        String logLevel = LogLevel.read(config, "log_level", LogLevel.WARNING).saltName();
         return new MasterConfig(
                 configDir,
                 interfaceAddress,
@@ -105,7 +125,7 @@ public record MasterConfig(
                 config.path("cachedir", root, "/var/cache/jsalt/master"),
                 config.path("sock_dir", root, "/var/run/jsalt/master"),
                 config.path("log_file", root, "/var/log/jsalt/master"),
-                LogLevel.read(config, "log_level", LogLevel.WARNING).saltName(),
+                logLevel,
                 config.bool("auto_accept", false),
                 config.bool("open_mode", false),
                 config.integer("max_minions", 0, 0, Integer.MAX_VALUE),
@@ -117,6 +137,9 @@ public record MasterConfig(
                 config.bool("zmq_filtering", false),
                 config.integer("loop_interval", 60, 1, DAY),
                 config.bool("sign_pub_messages", true),
-                config.integer("gather_job_timeout", 10, 1, DAY));
+                config.integer("gather_job_timeout", 10, 1, DAY),
+                config.bool("presence_events", false),
+                DaemonConfig.read(config, root, "master", logLevel),
+                Supervision.read(config));
     }
 }

@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * @param randomReauthDelay      {@code random_reauth_delay}: up to this many seconds of jitter before re-auth
  * @param processCountMax        {@code process_count_max}: jobs running at once
  * @param grains                 {@code grains}: static grains, unmodifiable
+ * @param daemon                 pid file, graceful stop and log file settings
+ * @param schedule               {@code schedule}: functions to run periodically (name: {function, seconds, splay, args})
  * @param returnRetryTimer       {@code return_retry_timer}: seconds before resending an unanswered return
  * @param returnRetryTimerMax    {@code return_retry_timer_max}: upper bound of the random retry delay
  * @param reconDefault           {@code recon_default}: milliseconds before reconnecting to the master
@@ -62,7 +64,9 @@ public record MinionConfig(
         int returnRetryTimerMax,
         int reconDefault,
         int reconMax,
-        boolean reconRandomize) {
+        boolean reconRandomize,
+        DaemonConfig daemon,
+        Map<String, Object> schedule) {
 
     /** The name of the file inside the config folder. */
     public static final String FILE_NAME = "minion";
@@ -84,6 +88,8 @@ public record MinionConfig(
         Objects.requireNonNull(masterFinger, "masterFinger");
         // grains may hold null values (a YAML "key:"), which Map.copyOf refuses
         grains = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(grains, "grains")));
+        schedule = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(schedule, "schedule")));
+        Objects.requireNonNull(daemon, "daemon");
     }
 
     /** Reads {@code configDir/minion}; a missing file gives the defaults. Warns once per unknown key. */
@@ -122,6 +128,7 @@ public record MinionConfig(
         Ports.requireDistinct(config, "publish_port", publishPort, "master_port", masterPort);
         double acceptanceWaitTime = config.positiveNumber("acceptance_wait_time", 10, DAY);
         double acceptanceWaitTimeMax = config.number("acceptance_wait_time_max", 0, 0, DAY);
+        String logLevel = LogLevel.read(config, "log_level", LogLevel.WARNING).saltName();
         return new MinionConfig(
                 configDir,
                 id(config),
@@ -133,7 +140,7 @@ public record MinionConfig(
                 config.path("cachedir", root, "/var/cache/jsalt/minion"),
                 config.path("sock_dir", root, "/var/run/jsalt/minion"),
                 config.path("log_file", root, "/var/log/jsalt/minion"),
-                LogLevel.read(config, "log_level", LogLevel.WARNING).saltName(),
+                logLevel,
                 acceptanceWaitTime,
                 Math.max(acceptanceWaitTimeMax, acceptanceWaitTime),
                 config.integer("auth_timeout", 5, 1, DAY),
@@ -149,7 +156,9 @@ public record MinionConfig(
                 config.integer("return_retry_timer_max", 10, 0, DAY),
                 config.integer("recon_default", 1000, 1, HOUR_MS),
                 config.integer("recon_max", 10_000, 0, HOUR_MS),
-                config.bool("recon_randomize", true));
+                config.bool("recon_randomize", true),
+                DaemonConfig.read(config, root, "minion", logLevel),
+                config.map("schedule"));
     }
 
     private static String id(ConfigFile config) {

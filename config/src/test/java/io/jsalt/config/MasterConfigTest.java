@@ -77,7 +77,36 @@ class MasterConfigTest {
         assertThat(master).isEqualTo(new MasterConfig(dir.toAbsolutePath(), "127.0.0.1", 14505, 14506, 12,
                 Path.of("/"), Path.of("/etc/jsalt/pki/master"), Path.of("/var/cache/jsalt/master"),
                 Path.of("/var/run/jsalt/master"), Path.of("/var/log/jsalt/master"), "debug", true, true, 100, 30, 0,
-                3600, false, false, true, 5, false, 20));
+                3600, false, false, true, 5, false, 20, false,
+                new DaemonConfig(Path.of("/var/run/jsalt/jsalt-master.pid"), 10, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 5),
+                new MasterConfig.Supervision(5, 60, false)));
+    }
+
+    @Test
+    void daemonAndSupervisionKeysAreReadWithSaltsNames() throws IOException {
+        MasterConfig master = load("""
+                log_level: info
+                log_level_logfile: debug
+                pidfile: /run/m.pid
+                graceful_shutdown_timeout: 3
+                log_rotate_max_bytes: 1048576
+                log_rotate_backup_count: 2
+                component_restart_max: 3
+                component_restart_window: 10
+                component_restart_forever: yes
+                presence_events: true
+                """);
+        assertThat(master.daemon()).isEqualTo(new DaemonConfig(Path.of("/run/m.pid"), 3, "debug", DaemonConfig.DEFAULT_LOG_FMT, 1_048_576, 2));
+        assertThat(master.supervision()).isEqualTo(new MasterConfig.Supervision(3, 10, true));
+        assertThat(master.presenceEvents()).isTrue();
+    }
+
+    @Test
+    void aPythonLogFormatIsRefusedWithTheExpectedForm() {
+        assertThatThrownBy(() -> load("log_fmt_logfile: '%(asctime)s %(message)s'\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("log_fmt_logfile")
+                .hasMessageContaining("logback pattern");
     }
 
     @Test
