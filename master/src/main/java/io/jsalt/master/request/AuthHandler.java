@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class AuthHandler implements ClearCommand {
     private static final Logger log = LoggerFactory.getLogger(AuthHandler.class);
+    /** Salt makes 2048-bit keys; anything shorter is too weak to carry the session key. */
+    static final int MIN_KEY_BITS = 2048;
 
     /** The settings the decision reads; re-read on each request so a reload takes effect at once. */
     public record Policy(boolean autoAccept, boolean openMode, int maxMinions) {}
@@ -71,6 +73,10 @@ public final class AuthHandler implements ClearCommand {
             minionPub = RsaKeys.parsePublicKey(req.pub());
         } catch (CryptoException e) {
             log.warn("sign-in refused for {}: unreadable public key", id);
+            return AuthReply.of(Outcome.REJECTED, req.nonce());
+        }
+        if (!(minionPub instanceof java.security.interfaces.RSAPublicKey rsa) || rsa.getModulus().bitLength() < MIN_KEY_BITS) {
+            log.warn("sign-in refused for {}: keys shorter than {} bits are not accepted", id, MIN_KEY_BITS);
             return AuthReply.of(Outcome.REJECTED, req.nonce());
         }
         String pem = RsaKeys.publicKeyPem(minionPub);

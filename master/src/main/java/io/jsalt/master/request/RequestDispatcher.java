@@ -43,7 +43,7 @@ public final class RequestDispatcher implements RequestHandler {
         }
         try {
             return RequestEnvelope.CLEAR.equals(envelope.enc()) ? handleClear(envelope.clearLoad()) : handleAes(envelope.aesLoad());
-        } catch (WireException | IllegalArgumentException | io.jsalt.transport.target.InvalidTargetException e) {
+        } catch (WireException | CryptoException | IllegalArgumentException | io.jsalt.transport.target.InvalidTargetException e) {
             log.warn("rejected request: {}", e.getMessage());
             return SaltPack.pack(error(e.getMessage()));
         }
