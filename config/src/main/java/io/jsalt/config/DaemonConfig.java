@@ -25,9 +25,10 @@ public record DaemonConfig(Path pidfile, int gracefulShutdownTimeout, String log
         Objects.requireNonNull(logFmtLogfile, "logFmtLogfile");
     }
 
-    static DaemonConfig read(ConfigFile config, Path root, String role, String logLevel) {
+    /** @param defaultPidfile the pidfile when the key is absent, as written in a config (placed under root_dir) */
+    static DaemonConfig read(ConfigFile config, Path root, String defaultPidfile, String logLevel) {
         return new DaemonConfig(
-                config.path("pidfile", root, "/var/run/jsalt/jsalt-" + role + ".pid"),
+                config.path("pidfile", root, defaultPidfile),
                 config.integer("graceful_shutdown_timeout", 10, 1, 3_600),
                 LogLevel.read(config, "log_level_logfile", LogLevel.parse(logLevel).orElse(LogLevel.WARNING)).saltName(),
                 logPattern(config),

@@ -139,7 +139,7 @@ public record MasterConfig(
                 config.bool("sign_pub_messages", true),
                 config.integer("gather_job_timeout", 10, 1, DAY),
                 config.bool("presence_events", false),
-                DaemonConfig.read(config, root, "master", logLevel),
+                DaemonConfig.read(config, root, "/var/run/jsalt/jsalt-master.pid", logLevel),
                 Supervision.read(config));
     }
 }

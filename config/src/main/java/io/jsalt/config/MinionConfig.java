@@ -74,6 +74,7 @@ public record MinionConfig(
     private static final Pattern SHA256_FINGERPRINT = Pattern.compile("([0-9a-f]{2}:){31}[0-9a-f]{2}");
     private static final int DAY = 86_400;
     private static final int HOUR_MS = 3_600_000;
+    private static final String DEFAULT_SOCK_DIR = "/var/run/jsalt/minion";
 
     public MinionConfig {
         Objects.requireNonNull(configDir, "configDir");
@@ -138,7 +139,7 @@ public record MinionConfig(
                 root,
                 config.path("pki_dir", root, "/etc/jsalt/pki/minion"),
                 config.path("cachedir", root, "/var/cache/jsalt/minion"),
-                config.path("sock_dir", root, "/var/run/jsalt/minion"),
+                config.path("sock_dir", root, DEFAULT_SOCK_DIR),
                 config.path("log_file", root, "/var/log/jsalt/minion"),
                 logLevel,
                 acceptanceWaitTime,
@@ -157,12 +158,13 @@ public record MinionConfig(
                 config.integer("recon_default", 1000, 1, HOUR_MS),
                 config.integer("recon_max", 10_000, 0, HOUR_MS),
                 config.bool("recon_randomize", true),
-                DaemonConfig.read(config, root, "minion", logLevel),
+                // in sock_dir, so that several minions sharing a root_dir (a test, the demo) do not share a pid file
+                DaemonConfig.read(config, root, config.string("sock_dir", DEFAULT_SOCK_DIR) + "/jsalt-minion.pid", logLevel),
                 config.map("schedule"));
     }
 
     private static String id(ConfigFile config) {
-        String expected = "a minion id of 1 to 255 characters from A-Z a-z 0-9 . _ @ - (not \".\" or \"..\")";
+        String expected = "a minion id of 1 to 255 characters from A-Z a-z 0-9 . _ @ - (not starting with \".\")";
         String id;
         try {
             id = config.string("id", null);

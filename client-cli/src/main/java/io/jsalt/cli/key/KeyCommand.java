@@ -125,12 +125,14 @@ public final class KeyCommand implements Callable<ExitCode> {
             }
         }
         if (candidates.isEmpty()) {
-            stdout.println("The key glob '" + match + "' does not match any " + (usualState == null ? "" : usualState.label() + " ") + "keys.");
+            String which = usualState == null ? "" : (usualState == KeyState.PENDING ? "unaccepted" : usualState.label()) + " ";
+            stdout.println("The key glob '" + match + "' does not match any " + which + "keys.");
             return ExitCode.OK;
         }
         stdout.println("The following keys are going to be " + verb.toLowerCase() + (verb.endsWith("e") ? "d" : "ed") + ":");
         printKeys(candidates, null);
-        if (!yes && !confirm()) {
+        // salt-key's defaults: Enter accepts or rejects, but deleting needs an explicit yes
+        if (!yes && !confirm(!"key.delete".equals(fun))) {
             stdout.println("Nothing was changed.");
             return ExitCode.OK;
         }
@@ -176,11 +178,14 @@ public final class KeyCommand implements Callable<ExitCode> {
         };
     }
 
-    private boolean confirm() throws IOException {
-        stdout.print("Proceed? [n/Y] ");
+    private boolean confirm(boolean yesByDefault) throws IOException {
+        stdout.print(yesByDefault ? "Proceed? [n/Y] " : "Proceed? [N/y] ");
         stdout.flush();
         String answer = stdin.readLine();
-        return answer != null && (answer.isBlank() || answer.trim().toLowerCase().startsWith("y"));
+        if (answer == null) {
+            return false;
+        }
+        return answer.isBlank() ? yesByDefault : answer.trim().toLowerCase().startsWith("y");
     }
 
     private void printKeys(Map<KeyState, List<String>> keys, KeyState only) {

@@ -9,7 +9,8 @@ public final class MinionDataCache {
     private final Map<String, Map<String, Object>> grains = new ConcurrentHashMap<>();
 
     public void putGrains(String id, Map<String, Object> minionGrains) {
-        grains.put(id, Map.copyOf(minionGrains));
+        // Salt grains often hold None: keep nulls (Map.copyOf would refuse them)
+        grains.put(id, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(minionGrains)));
     }
 
     public Optional<Map<String, Object>> grains(String id) {

@@ -8,5 +8,9 @@ import java.util.Map;
  */
 @FunctionalInterface
 public interface AesCommand {
-    Object handle(Map<String, Object> load);
+    /**
+     * @param load  the decrypted load, without its {@code nonce} (Salt's server pops it before dispatch)
+     * @param nonce the request's nonce, or null: only replies that sign it themselves need it
+     */
+    Object handle(Map<String, Object> load, String nonce);
 }

@@ -87,6 +87,7 @@ public final class AuthHandler implements ClearCommand {
             return AuthReply.of(Outcome.FULL, req.nonce());
         }
         if (p.openMode()) {
+            keys.store(KeyState.ACCEPTED, id, pem); // as Salt: open mode (over)writes the presented key
             return accept(req, minionPub, pem);
         }
         if (state == KeyState.REJECTED) {

@@ -34,7 +34,7 @@ public final class MinionEventHandler implements AesCommand {
     }
 
     @Override
-    public Object handle(Map<String, Object> load) {
+    public Object handle(Map<String, Object> load, String nonce) {
         MinionEvent ev = MinionEvent.fromLoad(load);
         Optional<PublicKey> key = keys.acceptedKey(ev.id());
         if (key.isEmpty() || !tokenValid(key.get(), ev.tok())) {

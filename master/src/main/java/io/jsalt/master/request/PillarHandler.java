@@ -35,7 +35,7 @@ public final class PillarHandler implements AesCommand {
     }
 
     @Override
-    public Object handle(Map<String, Object> load) {
+    public Object handle(Map<String, Object> load, String nonce) {
         String id = MinionId.require(Wire.string(load, "id"));
         Optional<PublicKey> key = keys.acceptedKey(id);
         if (key.isEmpty()) {
@@ -45,10 +45,10 @@ public final class PillarHandler implements AesCommand {
         if (load.get("grains") instanceof Map<?, ?>) {
             grainsSink.accept(id, Wire.map(load, "grains"));
         }
-        return new PrivateReply(privateReply(key.get(), Map.of(), Wire.optString(load, "nonce", null)));
+        return new PrivateReply(privateReply(key.get(), Map.of(), nonce));
     }
 
-    /** The nonce is the request's, which the dispatcher removed from the load: see {@link #withNonce}. */
+    /** Signs {key, pillar, nonce} so the minion knows this reply answers its own request. */
     Map<String, Object> privateReply(PublicKey minionKey, Map<String, Object> pillar, String nonce) {
         String oneOff = Crypticle.generateKeyString();
         byte[] encryptedKey = Rsa.oaepEncrypt(minionKey, oneOff.getBytes(StandardCharsets.US_ASCII));

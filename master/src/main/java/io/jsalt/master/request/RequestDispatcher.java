@@ -80,7 +80,7 @@ public final class RequestDispatcher implements RequestHandler {
             log.warn("refused aes command {}", printable(cmd));
             return cipher.encryptReply(false, nonce);
         }
-        Object result = command.handle(load);
+        Object result = command.handle(load, nonce);
         if (result instanceof PrivateReply p) {
             return SaltPack.pack(p.reply());
         }

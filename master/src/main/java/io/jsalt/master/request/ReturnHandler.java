@@ -38,7 +38,7 @@ public final class ReturnHandler implements AesCommand {
     }
 
     @Override
-    public Object handle(Map<String, Object> load) {
+    public Object handle(Map<String, Object> load, String nonce) {
         ReturnLoad ret = ReturnLoad.fromLoad(load);
         Optional<PublicKey> key = keys.acceptedKey(ret.id());
         if (key.isEmpty()) {

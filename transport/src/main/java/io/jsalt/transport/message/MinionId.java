@@ -14,7 +14,8 @@ public final class MinionId {
     private MinionId() {}
 
     public static boolean isValid(String id) {
-        return id != null && VALID.matcher(id).matches() && !id.equals(".") && !id.equals("..");
+        // no leading dot: key folders hold hidden files (temp files, Salt's .key_cache) that are not minions
+        return id != null && VALID.matcher(id).matches() && !id.startsWith(".");
     }
 
     /** Returns the id, or throws {@link WireException} naming what is wrong with it. */

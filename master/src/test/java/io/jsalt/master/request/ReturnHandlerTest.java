@@ -1,0 +1,213 @@
+package io.jsalt.master.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.Jids;
+import io.jsalt.master.jobs.JobReturn;
+import io.jsalt.master.jobs.MemoryJobCache;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.support.RecordedEvents;
+import io.jsalt.master.support.SaltVectors;
+import io.jsalt.master.support.TestKeys;
+import io.jsalt.transport.codec.SaltPack;
+import io.jsalt.transport.codec.Wire;
+import io.jsalt.transport.codec.WireException;
+import io.jsalt.transport.event.EventFrame;
+import io.jsalt.transport.message.ReturnLoad;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReturnHandlerTest {
+    private static final String JID = "20260101120000123456";
+
+    @TempDir
+    Path pki;
+    KeyStore keys;
+    final MemoryJobCache jobs = new MemoryJobCache();
+    final RecordedEvents events = new RecordedEvents();
+    final AtomicBoolean requireSignature = new AtomicBoolean(true);
+    final KeyPair web1 = TestKeys.minion(1);
+    final KeyPair web2 = TestKeys.minion(2);
+    ReturnHandler handler;
+
+    @BeforeEach
+    void setUp() {
+        keys = new KeyStore(pki);
+        keys.store(KeyState.ACCEPTED, "web1", TestKeys.pem(web1));
+        keys.store(KeyState.ACCEPTED, "web2", TestKeys.pem(web2));
+        EventBus bus = new EventBus();
+        bus.addListener(events);
+        handler = new ReturnHandler(keys, jobs, bus, new Jids(), requireSignature::get);
+    }
+
+    @AfterEach
+    void tearDown() {
+        jobs.close();
+    }
+
+    @Test
+    void takesAReturnSignedByTheAcceptedKeyOfTheMinionItNames() {
+        Object result = handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null);
+
+        assertThat(result).isEqualTo(true);
+        assertThat(jobs.returns(JID)).singleElement().satisfies(r -> {
+            assertThat(r.id()).isEqualTo("web1");
+            assertThat(r.ret()).isEqualTo("pong");
+            assertThat(r.retcode()).isZero();
+            assertThat(r.success()).isTrue();
+        });
+        EventFrame event = events.tagged("salt/job/" + JID + "/ret/web1").get(0);
+        assertThat(events.all()).hasSize(1);
+        assertThat(event.data()).containsEntry("id", "web1").containsEntry("jid", JID).containsEntry("return", "pong")
+                .containsEntry("fun", "test.ping").containsEntry("cmd", "_return").containsKey("_stamp")
+                .doesNotContainKey("sig");
+    }
+
+    @Test
+    void refusesAReturnSignedByAnotherMinionsKey() {
+        Object result = handler.handle(wire(ret("web1", JID).toSignedLoad(web2.getPrivate())), null);
+
+        assertThat(result).isEqualTo(false);
+        assertThat(jobs.returns(JID)).isEmpty();
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void refusesAReturnWhoseSignedFieldsWereChanged() {
+        Map<String, Object> load = new LinkedHashMap<>(ret("web1", JID).toSignedLoad(web1.getPrivate()));
+        load.put("return", "forged");
+
+        assertThat(handler.handle(wire(load), null)).isEqualTo(false);
+        assertThat(jobs.returns(JID)).isEmpty();
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void refusesAnUnsignedReturnWhenSignaturesAreRequired() {
+        assertThat(handler.handle(wire(ret("web1", JID).toLoad()), null)).isEqualTo(false);
+        assertThat(jobs.returns(JID)).isEmpty();
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void takesAnUnsignedReturnWhenSignaturesAreNotRequired() {
+        requireSignature.set(false);
+
+        assertThat(handler.handle(wire(ret("web1", JID).toLoad()), null)).isEqualTo(true);
+        assertThat(jobs.returns(JID)).extracting(JobReturn::id).containsExactly("web1");
+        assertThat(events.tags()).containsExactly("salt/job/" + JID + "/ret/web1");
+    }
+
+    @Test
+    void aBadSignatureIsRefusedEvenWhenSignaturesAreNotRequired() {
+        requireSignature.set(false);
+
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web2.getPrivate())), null)).isEqualTo(false);
+        assertThat(jobs.returns(JID)).isEmpty();
+    }
+
+    @Test
+    void refusesAReturnFromAMinionThatIsNotAccepted() {
+        keys.move("web1", KeyState.ACCEPTED, KeyState.PENDING);
+        requireSignature.set(false);
+
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
+        assertThat(handler.handle(wire(ret("ghost", JID).toLoad()), null)).isEqualTo(false);
+        assertThat(jobs.returns(JID)).isEmpty();
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void takesOnlyTheFirstReturnOfAMinionForAJob() {
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        ReturnLoad second = new ReturnLoad("web1", JID, "test.ping", List.of(), "second", 0, true);
+
+        assertThat(handler.handle(wire(second.toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
+
+        assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::ret).isEqualTo("pong");
+        assertThat(events.all()).hasSize(1);
+    }
+
+    @Test
+    void twoMinionsMayReturnForTheSameJob() {
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(handler.handle(wire(ret("web2", JID).toSignedLoad(web2.getPrivate())), null)).isEqualTo(true);
+
+        assertThat(jobs.returns(JID)).extracting(JobReturn::id).containsExactly("web1", "web2");
+    }
+
+    @Test
+    void givesAReturnWithJidReqAFreshJid() {
+        assertThat(handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+
+        assertThat(jobs.returns("req")).isEmpty();
+        EventFrame event = events.all().get(0);
+        String jid = (String) event.data().get("jid");
+        assertThat(jid).matches("[0-9]{20}");
+        assertThat(event.tag()).isEqualTo("salt/job/" + jid + "/ret/web1");
+        assertThat(jobs.returns(jid)).extracting(JobReturn::id).containsExactly("web1");
+    }
+
+    @Test
+    void twoSaltCallReturnsGetDistinctJids() {
+        handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
+        handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
+
+        assertThat(events.all()).extracting(e -> e.data().get("jid")).doesNotHaveDuplicates().hasSize(2);
+    }
+
+    @Test
+    void refusesAMalformedJid() {
+        for (String jid : List.of("", "abc", "2026010112000012345", "202601011200001234567", "../../etc/passwd", "2026010112000012345x")) {
+            assertThat(handler.handle(wire(ret("web1", jid).toSignedLoad(web1.getPrivate())), null)).as(jid).isEqualTo(false);
+        }
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void anInvalidIdIsAWireError() {
+        Map<String, Object> load = ret("web1", JID).toLoad();
+        load.put("id", "../web1");
+
+        assertThatThrownBy(() -> handler.handle(wire(load), null)).isInstanceOf(WireException.class);
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void refusesTheUnsignedReturnOfARealSaltMinionUnlessSignaturesAreOptional() {
+        keys.store(KeyState.ACCEPTED, "vector-minion", SaltVectors.minionPub());
+        Map<String, Object> load = SaltVectors.aesRequestLoad("011-minion-to-master-job-return");
+        load.remove("nonce"); // as the dispatcher does
+        String jid = Wire.string(load, "jid");
+
+        assertThat(handler.handle(new LinkedHashMap<>(load), null)).isEqualTo(false);
+        requireSignature.set(false);
+        assertThat(handler.handle(new LinkedHashMap<>(load), null)).isEqualTo(true);
+
+        assertThat(jobs.returns(jid)).singleElement().satisfies(r -> {
+            assertThat(r.id()).isEqualTo("vector-minion");
+            assertThat(r.ret()).isEqualTo(true);
+        });
+        assertThat(events.tags()).containsExactly("salt/job/" + jid + "/ret/vector-minion");
+    }
+
+    private static ReturnLoad ret(String id, String jid) {
+        return new ReturnLoad(id, jid, "test.ping", List.of(), "pong", 0, true);
+    }
+
+    /** The load as the dispatcher hands it over: through Salt's packing and back, nonce removed. */
+    private static Map<String, Object> wire(Map<String, Object> load) {
+        return Wire.asMap(SaltPack.unpack(SaltPack.pack(load)));
+    }
+}

@@ -1,0 +1,188 @@
+package io.jsalt.master.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.keys.KeyAdmin;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.support.RecordedEvents;
+import io.jsalt.master.support.TestKeys;
+import io.jsalt.transport.codec.SaltPack;
+import io.jsalt.transport.codec.Wire;
+import io.jsalt.transport.message.RequestEnvelope;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code wheel} key functions from jsalt-key, as the running master serves them. */
+class WheelHandlerTest {
+    @TempDir
+    Path root;
+    KeyStore keys;
+    final RecordedEvents events = new RecordedEvents();
+    final SessionKey session = new SessionKey();
+    final AtomicInteger revocations = new AtomicInteger();
+    String secret;
+    WheelHandler handler;
+    String pem;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        keys = new KeyStore(root.resolve("pki"));
+        EventBus bus = new EventBus();
+        bus.addListener(events);
+        ClientKey clientKey = ClientKey.create(root.resolve("cache"), "tester");
+        secret = ClientKey.read(root.resolve("cache"), "tester");
+        KeyAdmin admin = new KeyAdmin(keys, bus, () -> {
+            revocations.incrementAndGet();
+            session.rotate("test");
+        });
+        handler = new WheelHandler(clientKey, admin);
+        pem = TestKeys.pem(TestKeys.minion(0));
+        keys.store(KeyState.PENDING, "web1", pem);
+        keys.store(KeyState.PENDING, "web2", pem);
+        keys.store(KeyState.REJECTED, "web3", pem);
+        keys.store(KeyState.ACCEPTED, "db1", pem);
+    }
+
+    @Test
+    void refusesABadClientKeyAndChangesNothing() {
+        for (Object key : java.util.Arrays.asList("nope", "", null, 42L)) {
+            Map<String, Object> load = call("key.accept", "*");
+            load.put("key", key);
+            load.put("include_rejected", true);
+
+            assertThat(send(load)).isEqualTo(Map.of("enc", "clear", "load", Map.of("error", "Authentication error occurred.")));
+        }
+        assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void acceptsByGlob() {
+        Map<String, Object> reply = send(call("key.accept", "web*"));
+
+        assertThat(reply).isEqualTo(Map.of("enc", "clear", "load", Map.of("return", List.of("web1", "web2"), "success", true)));
+        assertThat(keys.list(KeyState.ACCEPTED)).containsExactly("db1", "web1", "web2");
+        assertThat(keys.stateOf("web3")).contains(KeyState.REJECTED);
+        assertThat(events.acts("salt/key")).containsExactly("accept", "accept");
+    }
+
+    @Test
+    void acceptsRejectedKeysWithTheIncludeFlagAsSaltSendsIt() {
+        Map<String, Object> load = call("key.accept", "web3");
+        load.put("include_rejected", 1L);
+
+        assertThat(result(send(load))).isEqualTo(List.of("web3"));
+        assertThat(keys.stateOf("web3")).contains(KeyState.ACCEPTED);
+    }
+
+    @Test
+    void rejectingAnAcceptedKeyRotatesTheSessionKey() {
+        String before = session.keyString();
+        Map<String, Object> load = call("key.reject", "db1");
+
+        assertThat(result(send(load))).isEqualTo(List.of());
+        assertThat(revocations).hasValue(0);
+
+        load.put("include_accepted", true);
+        assertThat(result(send(load))).isEqualTo(List.of("db1"));
+
+        assertThat(keys.stateOf("db1")).contains(KeyState.REJECTED);
+        assertThat(revocations).hasValue(1);
+        assertThat(session.keyString()).isNotEqualTo(before);
+        assertThat(events.acts("salt/key")).containsExactly("reject");
+    }
+
+    @Test
+    void deletingAPendingKeyKeepsTheSessionKey() {
+        String before = session.keyString();
+
+        assertThat(result(send(call("key.delete", "web1")))).isEqualTo(List.of("web1"));
+
+        assertThat(keys.stateOf("web1")).isEmpty();
+        assertThat(session.keyString()).isEqualTo(before);
+        assertThat(events.acts("salt/key")).containsExactly("delete");
+    }
+
+    @Test
+    void deletingAnAcceptedKeyRotatesTheSessionKey() {
+        String before = session.keyString();
+
+        assertThat(result(send(call("key.delete", "db*")))).isEqualTo(List.of("db1"));
+
+        assertThat(session.keyString()).isNotEqualTo(before);
+        assertThat(revocations).hasValue(1);
+    }
+
+    @Test
+    void listsAllKeys() {
+        Map<String, Object> load = call("key.list_all", null);
+        load.remove("match");
+
+        assertThat(result(send(load))).isEqualTo(Map.of(
+                "minions", List.of("db1"),
+                "minions_pre", List.of("web1", "web2"),
+                "minions_rejected", List.of("web3"),
+                "minions_denied", List.of()));
+    }
+
+    @Test
+    void givesFingerprints() {
+        Map<String, Object> prints = Wire.asMap(result(send(call("key.finger", "db1"))));
+
+        assertThat(Wire.map(prints, "minions")).containsOnlyKeys("db1");
+        assertThat((String) Wire.map(prints, "minions").get("db1")).matches("([0-9a-f]{2}:){31}[0-9a-f]{2}");
+        assertThat(Wire.map(prints, "minions_pre")).isEmpty();
+    }
+
+    @Test
+    void refusesAFunctionOutsideTheKeyAllowlist() {
+        for (String fun : List.of("key.gen_accept", "config.update_config", "key", "__import__", "")) {
+            Map<String, Object> reply = send(call(fun, "*"));
+            assertThat(Wire.map(reply, "load")).containsEntry("error", "'" + fun + "' is not available.");
+        }
+        assertThat(events.all()).isEmpty();
+        assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
+    }
+
+    @Test
+    void aWheelCallWithoutFunIsRefusedThroughTheDispatcher() {
+        Map<String, Object> load = call("key.accept", "*");
+        load.remove("fun");
+        RequestDispatcher dispatcher = new RequestDispatcher(session, Map.of("wheel", handler), Map.of());
+
+        Map<String, Object> reply = Wire.asMap(SaltPack.unpack(dispatcher.handle(RequestEnvelope.clear(load).encode())));
+
+        assertThat(Wire.map(reply, "load")).containsKey("error");
+        assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
+    }
+
+    private Map<String, Object> call(String fun, String match) {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "wheel");
+        load.put("fun", fun);
+        load.put("match", match);
+        load.put("key", secret);
+        return load;
+    }
+
+    private Map<String, Object> send(Map<String, Object> load) {
+        Map<String, Object> onTheWire = Wire.asMap(SaltPack.unpack(SaltPack.pack(load)));
+        return Wire.asMap(SaltPack.unpack(handler.handle(onTheWire)));
+    }
+
+    private static Object result(Map<String, Object> reply) {
+        Map<String, Object> load = Wire.map(reply, "load");
+        assertThat(load).containsEntry("success", true);
+        return load.get("return");
+    }
+}
