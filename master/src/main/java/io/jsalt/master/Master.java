@@ -4,12 +4,21 @@ import io.jsalt.config.MasterConfig;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
-import io.jsalt.master.events.LocalEventServer;
+import io.jsalt.master.events.LocalEvents;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.MemoryJobCache;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.maintenance.Maintenance;
+import io.jsalt.master.ports.MWorker;
+import io.jsalt.master.ports.PortRelease;
+import io.jsalt.master.ports.PublishPort;
+import io.jsalt.master.ports.RequestPort;
+import io.jsalt.master.ports.TransportService;
+import io.jsalt.master.ports.TransportWatch;
+import io.jsalt.master.process.RestartPolicy;
+import io.jsalt.master.process.Supervisor;
 import io.jsalt.master.publish.JobPublisher;
 import io.jsalt.master.request.AesCommand;
 import io.jsalt.master.request.AuthHandler;
@@ -17,45 +26,83 @@ import io.jsalt.master.request.ClearCommand;
 import io.jsalt.master.request.ClientKey;
 import io.jsalt.master.request.MinionEventHandler;
 import io.jsalt.master.request.PillarHandler;
+import io.jsalt.master.request.PingHandler;
 import io.jsalt.master.request.PublishHandler;
 import io.jsalt.master.request.RequestDispatcher;
 import io.jsalt.master.request.ReturnHandler;
 import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.session.SessionKey;
-import io.jsalt.transport.PublishServer;
-import io.jsalt.transport.RequestServer;
 import io.jsalt.transport.Transport;
 import java.security.KeyPair;
+import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master: key store, session key, event bus, job cache, publisher and request server, wired from a
+ * The master: key store, session key, event bus, job cache, and its supervised components (local event
+ * socket, transport, publisher, request server and each MWorker, maintenance), wired from a
  * {@link MasterConfig}. {@link #start()} binds the ports; {@link #close()} stops everything in reverse
- * order. It never exits the JVM: the launcher decides that.
+ * order. It never exits the JVM: when a component cannot be kept up, {@link #failure()} says why and the
+ * launcher decides.
  */
 public final class Master implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Master.class);
+    private static final java.time.Duration PORT_RELEASE_WAIT = java.time.Duration.ofSeconds(5);
 
     /** The live settings: replaced by {@link #reload}; everything that may change live reads it here. */
     private volatile MasterConfig config;
-    private final Transport transport;
+    private final Supplier<Transport> transports;
+    private final MasterTimings timings;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final EventBus events = new EventBus();
     private final SessionKey sessionKey = new SessionKey();
     private final Jids jids = new Jids();
     private final MinionDataCache minionData = new MinionDataCache();
+    private final CompletableFuture<String> failure = new CompletableFuture<>();
     private KeyStore keys;
     private JobCache jobs;
-    private PublishServer publishServer;
-    private RequestServer requestServer;
+    private Supervisor supervisor;
+    /** Set once start() has bound both ports: close() then waits until they are free again. */
+    private boolean portsBound;
+    private PublishPort publishPort;
+    private RequestPort requestPort;
+    /** How many MWorker services are registered; changed only inside {@link Supervisor#reconfigure}. */
+    private int workerServices;
 
+    /**
+     * A master whose first socket context is {@code transport}; a restarted transport is made by
+     * {@link Transport#create()}. The master closes every context it used, {@code transport} included.
+     */
     public Master(MasterConfig config, Transport transport) {
+        this(config, firstThenNew(transport), MasterTimings.DEFAULT);
+    }
+
+    /** A master that makes its socket contexts with {@code transports}, and closes each. */
+    public Master(MasterConfig config, Supplier<Transport> transports) {
+        this(config, transports, MasterTimings.DEFAULT);
+    }
+
+    public Master(MasterConfig config, Supplier<Transport> transports, MasterTimings timings) {
         this.config = config;
-        this.transport = transport;
+        this.transports = transports;
+        this.timings = timings;
+    }
+
+    private static Supplier<Transport> firstThenNew(Transport first) {
+        AtomicReference<Transport> given = new AtomicReference<>(first);
+        return () -> {
+            Transport t = given.getAndSet(null);
+            return t != null ? t : Transport.create();
+        };
     }
 
     public synchronized void start() {
@@ -65,61 +112,118 @@ public final class Master implements AutoCloseable {
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
             jobs = new MemoryJobCache();
             started.push(jobs);
-            LocalEventServer localEvents = new LocalEventServer(config.sockDir());
-            events.addListener(localEvents);
-            started.push(localEvents);
-
-            publishServer = transport.bindPublisher(config.interfaceAddress(), config.publishPort());
-            started.push(publishServer);
-            JobPublisher publisher = new JobPublisher(publishServer, sessionKey,
-                    config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
-            KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked);
-
-            Map<String, ClearCommand> clear = Map.of(
-                    "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
-                            () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions()),
-                            publishServer.port()),
-                    "publish", new PublishHandler(clientKey, keys, jobs, jids, events, publisher),
-                    "wheel", new WheelHandler(clientKey, keyAdmin));
-            Map<String, AesCommand> aes = Map.of(
-                    "_return", new ReturnHandler(keys, jobs, events, jids, () -> this.config.requireMinionSignMessages()),
-                    "_minion_event", new MinionEventHandler(keys, events),
-                    "_pillar", new PillarHandler(keys, masterKey.getPrivate(), minionData::putGrains));
-            requestServer = transport.bindRequestServer(config.interfaceAddress(), config.retPort(), config.workerThreads(),
-                    new RequestDispatcher(sessionKey, clear, aes));
-            started.push(requestServer);
-            log.info("master up: publish port {}, request port {}, {} workers", publishServer.port(), requestServer.port(),
+            MasterConfig.Supervision s = config.supervision();
+            supervisor = new Supervisor(new RestartPolicy(s.restartMax(), Duration.ofSeconds(s.restartWindowSeconds()),
+                    s.restartForever(), timings.initialBackoff(), timings.maxBackoff()), timings.healthCheck());
+            supervisor.failure().thenAccept(failure::complete);
+            TransportWatch watch = startComponents(masterKey, clientKey);
+            started.push(watch);
+            started.push(supervisor);
+            supervisor.start();
+            portsBound = true;
+            log.info("master up: publish port {}, request port {}, {} workers", publishPort.port(), requestPort.port(),
                     config.workerThreads());
         } catch (RuntimeException e) {
+            if (supervisor != null && !started.contains(supervisor)) {
+                supervisor.close();
+            }
             close();
             throw e;
         }
     }
 
+    private TransportWatch startComponents(KeyPair masterKey, ClientKey clientKey) {
+        String host = config.interfaceAddress(); // interface and ports change only with a restart of the master
+        supervisor.add(new LocalEvents(events, config.sockDir()));
+        TransportService transport = new TransportService(transports);
+        supervisor.add(transport);
+        publishPort = new PublishPort(transport, () -> host, config.publishPort(), timings.rebindFor());
+        supervisor.add(publishPort, transport.name());
+        JobPublisher publisher = new JobPublisher(publishPort, sessionKey,
+                config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
+        KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked);
+        Map<String, ClearCommand> clear = Map.of(
+                "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
+                        () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions()),
+                        publishPort.port()),
+                "publish", new PublishHandler(clientKey, keys, jobs, jids, events, publisher),
+                "wheel", new WheelHandler(clientKey, keyAdmin),
+                "ping", new PingHandler());
+        Map<String, AesCommand> aes = Map.of(
+                "_return", new ReturnHandler(keys, jobs, events, jids, () -> this.config.requireMinionSignMessages()),
+                "_minion_event", new MinionEventHandler(keys, events),
+                "_pillar", new PillarHandler(keys, masterKey.getPrivate(), minionData::putGrains));
+        requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),
+                new RequestDispatcher(sessionKey, clear, aes), timings.rebindFor());
+        supervisor.add(requestPort, transport.name());
+        addWorkers(config.workerThreads());
+        TransportWatch watch = new TransportWatch(transport, requestPort, () -> host,
+                () -> supervisor.isRunning(transport.name()) && supervisor.isRunning(requestPort.name()),
+                timings.probeTimeout(), timings.probeFailures());
+        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs, watch::check, timings.probeInterval()));
+        return watch;
+    }
+
+    private void addWorkers(int count) {
+        while (workerServices < count) {
+            supervisor.add(new MWorker(requestPort, workerServices++), requestPort.name());
+        }
+    }
+
     /**
-     * Applies a re-read configuration (SIGHUP). Settings read per request change at once (auto_accept,
-     * open_mode, max_minions, require_minion_sign_messages, rotate_aes_key, timeout); returns the keys
-     * whose new values need a restart, which keep their old values until then.
+     * Applies a re-read configuration (SIGHUP). Settings read per request or per maintenance round change
+     * at once (auto_accept, open_mode, max_minions, require_minion_sign_messages, rotate_aes_key, timeout,
+     * loop_interval, publish_session, keep_jobs_seconds), and worker_threads grows or shrinks the MWorker
+     * pool live. Returns the keys whose new values need a restart, which keep their old values until then.
      */
-    public synchronized java.util.List<String> reload(MasterConfig next) {
-        java.util.List<String> needRestart = new java.util.ArrayList<>();
+    public synchronized List<String> reload(MasterConfig next) {
+        List<String> needRestart = new ArrayList<>();
         MasterConfig now = config;
         needsRestart(needRestart, "interface", now.interfaceAddress(), next.interfaceAddress());
         needsRestart(needRestart, "publish_port", now.publishPort(), next.publishPort());
         needsRestart(needRestart, "ret_port", now.retPort(), next.retPort());
-        needsRestart(needRestart, "worker_threads", now.workerThreads(), next.workerThreads());
         needsRestart(needRestart, "pki_dir", now.pkiDir(), next.pkiDir());
         needsRestart(needRestart, "cachedir", now.cachedir(), next.cachedir());
         needsRestart(needRestart, "sock_dir", now.sockDir(), next.sockDir());
         needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
         needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());
-        config = next;
+        needsRestart(needRestart, "component_restart_*", now.supervision(), next.supervision());
+        if (supervisor == null) {
+            config = next;
+        } else {
+            supervisor.reconfigure(() -> {
+                config = next; // first: a request server bound from now on has the new pool size
+                resizeWorkers(next.workerThreads());
+            });
+        }
         log.info("configuration reloaded{}", needRestart.isEmpty() ? "" : "; needs a restart to change: " + needRestart);
         return needRestart;
     }
 
-    private static void needsRestart(java.util.List<String> keys, String key, Object was, Object is) {
-        if (!java.util.Objects.equals(was, is)) {
+    /** Runs inside {@link Supervisor#reconfigure}: no restart can bind a server while the pool changes. */
+    private void resizeWorkers(int workers) {
+        if (workers == workerServices) {
+            return;
+        }
+        boolean bound = supervisor.isRunning(requestPort.name());
+        if (workers < workerServices) {
+            while (workerServices > workers) {
+                supervisor.remove(MWorker.name(--workerServices));
+            }
+            if (bound) {
+                requestPort.server().resize(workers);
+            }
+        } else {
+            if (bound) {
+                requestPort.server().resize(workers);
+            }
+            addWorkers(workers);
+        }
+        log.info("MWorker pool resized to {}", workers);
+    }
+
+    private static void needsRestart(List<String> keys, String key, Object was, Object is) {
+        if (!Objects.equals(was, is)) {
             keys.add(key);
         }
     }
@@ -128,6 +232,33 @@ public final class Master implements AutoCloseable {
         if (config.rotateAesKey()) {
             sessionKey.rotate("a minion key was deleted or rejected");
         }
+    }
+
+    /**
+     * Completed with the reason when a component died more often than {@code component_restart_max} within
+     * {@code component_restart_window} and {@code component_restart_forever} is off: the master can no longer
+     * serve as configured, and its launcher should close it and exit non-zero. Never completed otherwise.
+     */
+    public CompletableFuture<String> failure() {
+        return failure;
+    }
+
+    /** How many times the named component ({@code transport}, {@code publisher}, {@code mworker-0}, ...) was restarted. */
+    public int restarts(String component) {
+        Supervisor s = supervisor;
+        return s == null ? 0 : s.restarts(component);
+    }
+
+    /** True while the named component is up, as far as the process manager knows. */
+    public boolean isUp(String component) {
+        Supervisor s = supervisor;
+        return s != null && s.isRunning(component);
+    }
+
+    /** The names of the supervised components, in start order. */
+    public List<String> components() {
+        Supervisor s = supervisor;
+        return s == null ? List.of() : s.names();
     }
 
     public EventBus events() {
@@ -143,20 +274,31 @@ public final class Master implements AutoCloseable {
     }
 
     public int publishPort() {
-        return publishServer.port();
+        return publishPort.port();
     }
 
     public int requestPort() {
-        return requestServer.port();
+        return requestPort.port();
     }
 
+    /** Stops everything in reverse order and returns once both ports can be bound again. */
     @Override
     public synchronized void close() {
+        boolean hadPorts = portsBound;
+        portsBound = false;
         while (!started.isEmpty()) {
             try {
                 started.pop().close();
             } catch (Exception e) {
                 log.warn("error while stopping: {}", e.toString());
+            }
+        }
+        if (hadPorts) {
+            String host = config.interfaceAddress();
+            for (int port : new int[] {config.publishPort(), config.retPort()}) {
+                if (!PortRelease.await(host, port, PORT_RELEASE_WAIT)) {
+                    log.warn("port {} is still bound {} s after stopping", port, PORT_RELEASE_WAIT.toSeconds());
+                }
             }
         }
     }

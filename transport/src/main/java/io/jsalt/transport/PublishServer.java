@@ -10,6 +10,14 @@ public interface PublishServer extends AutoCloseable {
 
     int port();
 
+    /**
+     * False once the thread that owns the socket has stopped for any reason other than {@link #close()}
+     * (an uncaught exception, a socket error): the master's process manager then binds a new one.
+     */
+    default boolean isAlive() {
+        return true;
+    }
+
     @Override
     void close();
 }

@@ -8,6 +8,12 @@ public interface Subscription extends AutoCloseable {
      */
     boolean awaitConnected(java.time.Duration timeout);
 
+    /**
+     * Reports later connects and disconnects to {@code listener} (replacing any earlier one). Events that
+     * happened before the call are not replayed: {@link #awaitConnected} covers the first connect.
+     */
+    default void connectionListener(ConnectionListener listener) {}
+
     @Override
     void close();
 }

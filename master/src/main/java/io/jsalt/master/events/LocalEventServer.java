@@ -29,6 +29,7 @@ public final class LocalEventServer implements EventListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LocalEventServer.class);
     public static final String SOCKET_NAME = "master_event_pub.ipc";
     private static final int QUEUE_PER_READER = 10_000;
+    private static final long ACCEPT_RETRY_MS = 200;
 
     private final ServerSocketChannel server;
     private final Path socketPath;
@@ -69,8 +70,18 @@ public final class LocalEventServer implements EventListener, AutoCloseable {
             } catch (IOException e) {
                 if (running) {
                     log.warn("event socket accept failed: {}", e.toString());
+                    pauseAfterFailedAccept();
                 }
             }
+        }
+    }
+
+    /** A failing accept (no file descriptors left) fails again at once: pause instead of spinning. */
+    private static void pauseAfterFailedAccept() {
+        try {
+            Thread.sleep(ACCEPT_RETRY_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -86,6 +97,11 @@ public final class LocalEventServer implements EventListener, AutoCloseable {
                 r.close();
             }
         }
+    }
+
+    /** False once the thread accepting readers has stopped other than by {@link #close()}. */
+    public boolean isAlive() {
+        return acceptor.isAlive();
     }
 
     @Override

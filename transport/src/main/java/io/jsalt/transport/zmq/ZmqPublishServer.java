@@ -27,6 +27,7 @@ final class ZmqPublishServer implements PublishServer {
         this.pub = context.createSocket(SocketType.PUB);
         pub.setLinger(0);
         pub.setSndHWM(100_000);
+        pub.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
         try {
             this.port = Endpoints.bind(pub, host, requestedPort);
         } catch (RuntimeException e) {
@@ -57,7 +58,8 @@ final class ZmqPublishServer implements PublishServer {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // the thread ends; the master's process manager sees it dead and binds another publisher
             if (running) {
                 log.error("publisher on port {} stopped: {}", port, e.toString());
             }
@@ -74,6 +76,11 @@ final class ZmqPublishServer implements PublishServer {
     @Override
     public void publish(byte[] topic, byte[] payload) {
         queue.add(new Publication(topic, payload));
+    }
+
+    @Override
+    public boolean isAlive() {
+        return sender.isAlive();
     }
 
     @Override

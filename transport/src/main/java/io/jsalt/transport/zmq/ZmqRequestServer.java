@@ -1,5 +1,6 @@
 package io.jsalt.transport.zmq;
 
+import io.jsalt.transport.HealthProbe;
 import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestServer;
 import java.util.ArrayList;
@@ -14,19 +15,24 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * ROUTER on the request port, proxied to {@code workers} REP sockets over inproc (Salt's ReqServer and
+ * ROUTER on the request port, proxied to a pool of REP workers over inproc (Salt's ReqServer and
  * MWorkers). The router thread owns the ROUTER and DEALER; each worker thread owns its REP. The proxy
  * only forwards well-formed REQ envelopes {@code [identity, "", payload]}: anything else is logged once
- * and dropped, so a hostile client cannot wedge a worker.
+ * and dropped, so a hostile client cannot wedge a worker. A {@link HealthProbe} is answered by the router
+ * itself. Each worker has its own stop flag so that the
+ * pool can be resized and a dead worker restarted while the others serve.
  */
 final class ZmqRequestServer implements RequestServer {
     private static final Logger log = LoggerFactory.getLogger(ZmqRequestServer.class);
     private static final int POLL_MS = 100;
+    private static final long CLOSE_WAIT_MS = 2000;
 
     private final ZContext context;
     private final String backend = "inproc://jsalt-workers-" + UUID.randomUUID();
     private final RequestHandler handler;
-    private final List<Thread> threads = new ArrayList<>();
+    /** Guarded by {@code this}; index i is worker i. */
+    private final List<Worker> pool = new ArrayList<>();
+    private Thread router;
     private volatile boolean running = true;
     private volatile int port;
 
@@ -38,37 +44,35 @@ final class ZmqRequestServer implements RequestServer {
     static ZmqRequestServer start(ZContext context, String host, int port, int workers, RequestHandler handler) {
         ZmqRequestServer server = new ZmqRequestServer(context, handler);
         server.startRouter(host, port);
-        for (int i = 0; i < workers; i++) {
-            server.startWorker(i);
-        }
+        server.resize(workers);
         return server;
     }
 
     private void startRouter(String host, int requestedPort) {
-        ZMQ.Socket router = context.createSocket(SocketType.ROUTER);
+        ZMQ.Socket routerSocket = context.createSocket(SocketType.ROUTER);
         ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);
         try {
-            router.setLinger(0);
-            router.setRcvHWM(100_000);
-            router.setSndHWM(100_000);
-            router.setRouterMandatory(false);
+            routerSocket.setLinger(0);
+            routerSocket.setRcvHWM(100_000);
+            routerSocket.setSndHWM(100_000);
+            routerSocket.setRouterMandatory(false);
+            routerSocket.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
             dealer.setLinger(0);
-            port = Endpoints.bind(router, host, requestedPort);
+            port = Endpoints.bind(routerSocket, host, requestedPort);
             dealer.bind(backend);
         } catch (RuntimeException e) {
-            context.destroySocket(router);
+            context.destroySocket(routerSocket);
             context.destroySocket(dealer);
             throw e;
         }
-        Thread t = new Thread(() -> route(router, dealer), "jsalt-req-router-" + port);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
+        router = new Thread(() -> route(routerSocket, dealer), "jsalt-req-router-" + port);
+        router.setDaemon(true);
+        router.start();
     }
 
-    private void route(ZMQ.Socket router, ZMQ.Socket dealer) {
+    private void route(ZMQ.Socket routerSocket, ZMQ.Socket dealer) {
         ZMQ.Poller poller = context.createPoller(2);
-        poller.register(router, ZMQ.Poller.POLLIN);
+        poller.register(routerSocket, ZMQ.Poller.POLLIN);
         poller.register(dealer, ZMQ.Poller.POLLIN);
         try {
             while (running && !Thread.currentThread().isInterrupted()) {
@@ -76,10 +80,10 @@ final class ZmqRequestServer implements RequestServer {
                     break;
                 }
                 if (poller.pollin(0)) {
-                    forwardRequest(router, dealer);
+                    forwardRequest(routerSocket, dealer);
                 }
                 if (poller.pollin(1)) {
-                    forwardAll(dealer, router);
+                    forwardAll(dealer, routerSocket);
                 }
             }
         } catch (RuntimeException e) {
@@ -88,15 +92,21 @@ final class ZmqRequestServer implements RequestServer {
             }
         } finally {
             poller.close();
-            context.destroySocket(router);
+            context.destroySocket(routerSocket);
             context.destroySocket(dealer);
         }
     }
 
-    private void forwardRequest(ZMQ.Socket router, ZMQ.Socket dealer) {
-        List<byte[]> frames = receiveAll(router);
+    private void forwardRequest(ZMQ.Socket routerSocket, ZMQ.Socket dealer) {
+        List<byte[]> frames = receiveAll(routerSocket);
         if (frames.size() != 3 || frames.get(1).length != 0) {
             log.warn("dropped a malformed request on port {}: {} frames, not a REQ envelope", port, frames.size());
+            return;
+        }
+        if (HealthProbe.isProbe(frames.get(2))) {
+            routerSocket.send(frames.get(0), ZMQ.SNDMORE);
+            routerSocket.send(frames.get(1), ZMQ.SNDMORE);
+            routerSocket.send(HealthProbe.answer(), 0);
             return;
         }
         for (int i = 0; i < frames.size(); i++) {
@@ -119,39 +129,117 @@ final class ZmqRequestServer implements RequestServer {
         return frames;
     }
 
-    private void startWorker(int index) {
-        CountDownLatch connected = new CountDownLatch(1);
-        Thread t = new Thread(() -> work(connected), "jsalt-mworker-" + index);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-        try {
-            connected.await(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public boolean isAlive() {
+        return router.isAlive();
+    }
+
+    @Override
+    public synchronized int workers() {
+        return pool.size();
+    }
+
+    @Override
+    public synchronized boolean isWorkerAlive(int index) {
+        return pool.get(index).thread.isAlive();
+    }
+
+    @Override
+    public synchronized void restartWorker(int index) {
+        if (!running || pool.get(index).thread.isAlive()) {
+            return;
+        }
+        Worker fresh = new Worker(index);
+        pool.set(index, fresh);
+        fresh.start();
+    }
+
+    @Override
+    public synchronized void resize(int workers) {
+        if (workers < 1) {
+            throw new IllegalArgumentException("a request server needs at least one worker, not " + workers);
+        }
+        while (pool.size() < workers) {
+            Worker w = new Worker(pool.size());
+            pool.add(w);
+            w.start();
+        }
+        while (pool.size() > workers) {
+            pool.remove(pool.size() - 1).running = false;
         }
     }
 
-    private void work(CountDownLatch connected) {
-        ZMQ.Socket rep = context.createSocket(SocketType.REP);
-        rep.setLinger(0);
-        rep.setReceiveTimeOut(POLL_MS);
-        rep.connect(backend);
-        connected.countDown();
-        try {
-            while (running) {
-                byte[] request = rep.recv(0);
-                if (request == null) {
-                    continue;
+    @Override
+    public void close() {
+        running = false;
+        List<Thread> threads = new ArrayList<>();
+        threads.add(router);
+        synchronized (this) {
+            for (Worker w : pool) {
+                w.running = false;
+                threads.add(w.thread);
+            }
+        }
+        // one deadline for the whole pool: a worker stuck in a handler must not hold up a restart for long
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
+        for (Thread t : threads) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            try {
+                t.join(Math.max(1, left));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** One MWorker: a thread owning one REP socket on the inproc backend. */
+    private final class Worker {
+        final Thread thread;
+        final CountDownLatch connected = new CountDownLatch(1);
+        volatile boolean running = true;
+
+        Worker(int index) {
+            thread = new Thread(this::work, "jsalt-mworker-" + index);
+            thread.setDaemon(true);
+        }
+
+        void start() {
+            thread.start();
+            try {
+                connected.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void work() {
+            ZMQ.Socket rep = context.createSocket(SocketType.REP);
+            rep.setLinger(0);
+            rep.setReceiveTimeOut(POLL_MS);
+            rep.connect(backend);
+            connected.countDown();
+            try {
+                while (running && ZmqRequestServer.this.running) {
+                    byte[] request = rep.recv(0);
+                    if (request == null) {
+                        continue;
+                    }
+                    rep.send(answer(request), 0);
                 }
-                rep.send(answer(request), 0);
+            } catch (RuntimeException | Error e) {
+                // the thread ends; the master's process manager sees it dead and starts another
+                if (running && ZmqRequestServer.this.running) {
+                    log.error("worker {} stopped: {}", thread.getName(), e.toString());
+                }
+            } finally {
+                context.destroySocket(rep);
             }
-        } catch (RuntimeException e) {
-            if (running) {
-                log.error("worker {} stopped: {}", Thread.currentThread().getName(), e.toString());
-            }
-        } finally {
-            context.destroySocket(rep);
         }
     }
 
@@ -162,24 +250,6 @@ final class ZmqRequestServer implements RequestServer {
         } catch (RuntimeException e) {
             log.warn("request handler failed: {}", e.toString());
             return new byte[0];
-        }
-    }
-
-    @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
-    public void close() {
-        running = false;
-        for (Thread t : threads) {
-            try {
-                t.join(2000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.jsalt.transport.zmq;
 
+import io.jsalt.transport.ConnectionListener;
 import io.jsalt.transport.PublicationListener;
 import io.jsalt.transport.Subscription;
 import java.util.List;
@@ -9,7 +10,10 @@ import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
-/** A SUB socket owned by its own receiver thread, which hands each payload frame to the listener. */
+/**
+ * A SUB socket owned by its own receiver thread, which hands each payload frame to the listener and the
+ * socket monitor's handshake and disconnect events to the connection listener.
+ */
 final class ZmqSubscription implements Subscription {
     private static final Logger log = LoggerFactory.getLogger(ZmqSubscription.class);
 
@@ -21,6 +25,7 @@ final class ZmqSubscription implements Subscription {
     private final java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
     private final String monitorEndpoint = "inproc://jsalt-sub-monitor-" + java.util.UUID.randomUUID();
     private volatile boolean running = true;
+    private volatile ConnectionListener connectionListener;
 
     private ZmqSubscription(ZContext context, String endpoint, List<byte[]> topics, PublicationListener listener) {
         this.context = context;
@@ -49,7 +54,7 @@ final class ZmqSubscription implements Subscription {
             } else {
                 topics.forEach(sub::subscribe);
             }
-            sub.monitor(monitorEndpoint, ZMQ.EVENT_HANDSHAKE_PROTOCOL);
+            sub.monitor(monitorEndpoint, ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
             monitor.connect(monitorEndpoint);
             sub.connect(endpoint);
             poller.register(sub, ZMQ.Poller.POLLIN);
@@ -58,8 +63,8 @@ final class ZmqSubscription implements Subscription {
                 if (poller.poll(100) <= 0) {
                     continue;
                 }
-                if (poller.pollin(1) && ZMQ.Event.recv(monitor, ZMQ.DONTWAIT) != null) {
-                    connected.countDown();
+                if (poller.pollin(1)) {
+                    onMonitorEvent(ZMQ.Event.recv(monitor, ZMQ.DONTWAIT));
                 }
                 if (poller.pollin(0)) {
                     receiveOne(sub);
@@ -73,6 +78,25 @@ final class ZmqSubscription implements Subscription {
             poller.close();
             context.destroySocket(monitor);
             context.destroySocket(sub);
+        }
+    }
+
+    private void onMonitorEvent(ZMQ.Event event) {
+        if (event == null) {
+            return;
+        }
+        ConnectionListener l = connectionListener;
+        try {
+            if (event.getEvent() == ZMQ.EVENT_HANDSHAKE_PROTOCOL) {
+                connected.countDown();
+                if (l != null) {
+                    l.onConnected();
+                }
+            } else if (event.getEvent() == ZMQ.EVENT_DISCONNECTED && l != null) {
+                l.onDisconnected();
+            }
+        } catch (RuntimeException e) {
+            log.warn("connection listener failed: {}", e.toString());
         }
     }
 
@@ -95,6 +119,11 @@ final class ZmqSubscription implements Subscription {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    @Override
+    public void connectionListener(ConnectionListener listener) {
+        this.connectionListener = listener;
     }
 
     private void deliver(byte[] payload) {

@@ -8,11 +8,13 @@ import io.jsalt.transport.RequestServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.zeromq.ZContext;
 
 /** The JeroMQ implementation of {@link Transport}; no JeroMQ type leaves this package. */
 public final class ZmqTransport implements Transport {
     private final ZContext context = new ZContext(1);
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler) {
@@ -36,6 +38,9 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public void close() {
-        context.close();
+        // once only: the master closes the contexts it used, and a launcher may close the one it gave
+        if (closed.compareAndSet(false, true)) {
+            context.close();
+        }
     }
 }
