@@ -6,12 +6,21 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.minion.auth.MasterKeyPin;
 import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.auth.SignIn;
+import io.jsalt.minion.auth.SignInPacing;
 import io.jsalt.minion.auth.SignInResult;
 import io.jsalt.minion.channel.MasterChannel;
+import io.jsalt.minion.channel.NotSignedInException;
 import io.jsalt.minion.jobs.JobRunner;
+import io.jsalt.minion.jobs.ExecutorShutdown;
+import io.jsalt.minion.returns.ReturnOutbox;
+import io.jsalt.minion.returns.Returner;
+import io.jsalt.minion.schedule.ScheduleParser;
+import io.jsalt.minion.schedule.ScheduleRunner;
+import io.jsalt.minion.schedule.ScheduledJob;
 import io.jsalt.modules.ModuleRegistry;
 import io.jsalt.modules.SimpleModuleContext;
 import io.jsalt.modules.builtin.CoreGrains;
+import io.jsalt.transport.ConnectionListener;
 import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
@@ -20,6 +29,7 @@ import io.jsalt.transport.message.MinionEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
@@ -30,17 +40,23 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One minion instance: signs in (retrying while its key is pending), subscribes to the publisher, and runs
- * the jobs that target it. Many instances can share one {@link Transport} in a JVM: nothing here is
- * static. Sign-in and its retries run on the instance's own scheduler thread.
+ * One minion instance: signs in (retrying while its key is pending, backing off while the master does
+ * not answer), subscribes to the publisher, runs the jobs that target it and its own schedule, and keeps
+ * the returns the master could not take until it can. It notices a master that went away and came back
+ * (the publish connection drops and returns) or changed its session key (a publication does not decrypt),
+ * and signs in again after a random delay up to random_reauth_delay, so a fleet comes back spread out.
+ * Many instances can share one {@link Transport} in a JVM: nothing here is static. Sign-in and its retries
+ * run on the instance's own scheduler thread, one attempt at a time.
  */
 public final class Minion implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Minion.class);
@@ -51,49 +67,75 @@ public final class Minion implements AutoCloseable {
 
     private final MinionConfig config;
     private final Transport transport;
+    private final SignInPacing pacing;
     private final CompletableFuture<String> terminated = new CompletableFuture<>();
     private final Object authLock = new Object();
-    private final AtomicBoolean reauthScheduled = new AtomicBoolean();
+    /** A sign-in attempt is queued on the scheduler: at most one at a time. */
+    private final AtomicBoolean signInQueued = new AtomicBoolean();
+    /** The publish connection dropped and has not come back yet. */
+    private final AtomicBoolean publisherLost = new AtomicBoolean();
+    private final AtomicLong signIns = new AtomicLong();
     /** Publications that arrived under a key this minion does not have yet; replayed after sign-in. */
     private final ArrayDeque<byte[]> undecrypted = new ArrayDeque<>();
     private final ScheduledExecutorService scheduler;
     private volatile State state = State.STARTING;
     private volatile Session session;
+    private volatile Instant signedInAt;
+    private volatile Instant signInAskedAt;
+    private volatile Instant publisherLostAt = Instant.MIN;
     private KeyPair keyPair;
     private RequestClient client;
     private SignIn signIn;
     private MasterChannel channel;
+    private Returner returner;
     private JobRunner jobs;
+    private ScheduleRunner schedule;
+    private boolean scheduleStarted;
     private Subscription subscription;
     private int subscribedPort = -1;
     private boolean announced;
-    private double pendingWait;
-    private int failuresInARow;
 
     public Minion(MinionConfig config, Transport transport) {
         this.config = config;
         this.transport = transport;
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.pacing = new SignInPacing(SignInPacing.Settings.of(config), new java.util.Random());
+        ScheduledThreadPoolExecutor single = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "jsalt-minion-" + config.id());
             t.setDaemon(true);
             return t;
         });
+        // close() lets a running sign-in finish instead of interrupting a thread inside a ZeroMQ call
+        single.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.scheduler = single;
     }
 
+    /**
+     * Loads or creates the key, checks the schedule and starts signing in.
+     *
+     * @throws io.jsalt.config.ConfigException when the schedule is not usable as written
+     */
     public void start() {
         keyPair = RsaKeys.loadOrCreate(config.pkiDir(), "minion");
         Map<String, Object> grains = new LinkedHashMap<>(CoreGrains.collect(config.id()));
         grains.putAll(config.grains());
         ModuleRegistry registry = ModuleRegistry.builtIn(SimpleModuleContext.builder()
                 .minionId(config.id()).grains(grains).cachedir(config.cachedir()).build());
+        List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), registry::has)
+                .parse(config.schedule());
         client = transport.connectRequestClient(config.master(), config.masterPort());
         Duration timeout = Duration.ofSeconds(config.authTimeout());
         signIn = new SignIn(config.id(), keyPair, new MasterKeyPin(config.pkiDir(), config.masterFinger()), client, timeout);
         channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
+        returner = new Returner(config.id(), channel, new ReturnOutbox(config.cachedir().resolve("returns")),
+                config.returnRetryTimer(), config.returnRetryTimerMax());
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
-                config.returnRetryTimerMax(), config.minionSignMessages()), registry, channel, keyPair.getPrivate(), () -> session, this::onSessionKeyMismatch);
-        pendingWait = config.acceptanceWaitTime();
-        scheduler.execute(this::signInLoop);
+                config.returnRetryTimerMax(), config.minionSignMessages()), registry, returner, keyPair.getPrivate(), () -> session,
+                this::onSessionKeyMismatch);
+        if (!scheduled.isEmpty()) {
+            schedule = new ScheduleRunner(config.id(), scheduled, registry, returner,
+                    config.minionSignMessages() ? keyPair.getPrivate() : null);
+        }
+        queueSignIn(0);
     }
 
     public State state() {
@@ -104,29 +146,67 @@ public final class Minion implements AutoCloseable {
         return config.id();
     }
 
+    /** How many times this minion has signed in since it started (re-authentications included). */
+    public long signIns() {
+        return signIns.get();
+    }
+
+    /** When this minion last signed in; null before the first time. */
+    public Instant signedInAt() {
+        return signedInAt;
+    }
+
+    /**
+     * When this minion last sent a sign-in request (answered or not): the load it offers the master, which
+     * random_reauth_delay spreads after a master restart. Null before the first attempt.
+     */
+    public Instant signInAskedAt() {
+        return signInAskedAt;
+    }
+
     /** Completes, with the reason, when this minion gives up for good (its key was rejected). */
     public CompletableFuture<String> terminated() {
         return terminated;
     }
 
+    /** Queues one sign-in attempt unless one is already queued; true when this call queued it. */
+    private boolean queueSignIn(long delayMs) {
+        if (state == State.STOPPED || !signInQueued.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            scheduler.schedule(this::signInLoop, delayMs, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false; // closing
+        }
+    }
+
     private void signInLoop() {
+        signInQueued.set(false);
         if (state == State.STOPPED) {
             return;
         }
         SignInResult result;
         synchronized (authLock) {
-            result = signIn.attempt();
+            result = askToSignIn();
             apply(result);
         }
         if (result instanceof SignInResult.Accepted) {
-            announceOnce();
+            afterSignIn();
         } else if (result instanceof SignInResult.Failed) {
-            retryIn(reconnectDelay());
+            queueSignIn(pacing.afterFailureMs());
         } else if (result instanceof SignInResult.Rejected && !config.rejectedRetry()) {
             terminated.complete("rejected");
         } else {
-            retryIn(nextPendingWait());
+            queueSignIn(pacing.whilePendingMs());
         }
+    }
+
+    /** One sign-in exchange; called with authLock held. */
+    private SignInResult askToSignIn() {
+        signInAskedAt = Instant.now();
+        return signIn.attempt();
     }
 
     /** Records the outcome of an attempt; called with authLock held. */
@@ -134,24 +214,30 @@ public final class Minion implements AutoCloseable {
         if (result instanceof SignInResult.Accepted a) {
             session = a.session();
             state = State.SIGNED_IN;
-            pendingWait = config.acceptanceWaitTime();
+            pacing.signedIn();
+            signedInAt = Instant.now();
+            signIns.incrementAndGet();
             subscribe(a.session().publishPort());
             log.info("{} signed in to master {}:{}", config.id(), config.master(), config.masterPort());
             return;
         }
-        failuresInARow = result instanceof SignInResult.Failed ? failuresInARow : 0;
         if (result instanceof SignInResult.Failed f) {
+            // the session is kept: publications under a new key are held for replay until sign-in works
             log.debug("{}: sign-in failed: {}", config.id(), f.reason());
             return;
         }
+        pacing.answered();
         session = null;
         if (result instanceof SignInResult.Pending) {
             if (state != State.PENDING) {
-                log.info("{}: key is pending acceptance on the master; retrying every {} s", config.id(), pendingWait);
+                log.info("{}: key is pending acceptance on the master; retrying every {} s", config.id(), config.acceptanceWaitTime());
             }
             state = State.PENDING;
         } else if (result instanceof SignInResult.Rejected) {
             state = State.REJECTED;
+            synchronized (undecrypted) {
+                undecrypted.clear(); // not signed in: those jobs are not for this minion any more
+            }
             log.error("{}: the master rejected this minion's key. Delete it on the master (jsalt-key -d {}) and "
                     + "restart this minion{}", config.id(), config.id(), config.rejectedRetry() ? "; retrying (rejected_retry)" : ".");
         } else if (result instanceof SignInResult.Full) {
@@ -159,6 +245,17 @@ public final class Minion implements AutoCloseable {
         } else if (result instanceof SignInResult.MasterRefused m) {
             state = State.MASTER_REFUSED;
             log.error("{}: refusing to sign in: {}", config.id(), m.reason());
+        }
+    }
+
+    /** On the scheduler thread after every successful sign-in. */
+    private void afterSignIn() {
+        announceOnce();
+        replayUndecrypted();
+        returner.flushSoon();
+        if (schedule != null && !scheduleStarted && state != State.STOPPED) {
+            scheduleStarted = true; // the schedule starts with the first sign-in: its returns need a master
+            schedule.start();
         }
     }
 
@@ -175,7 +272,46 @@ public final class Minion implements AutoCloseable {
             topics.add(io.jsalt.transport.message.Topics.ofMinion(config.id()));
         }
         subscription = transport.subscribe(config.master(), publishPort, topics, jobs::onPublication);
+        subscription.connectionListener(new PublisherWatch());
         subscribedPort = publishPort;
+    }
+
+    /**
+     * A dropped publish connection that comes back means the master restarted (or the network healed):
+     * its session key may be new, and the first publication would not decrypt, so sign in again without
+     * waiting for one. Runs on the subscription thread: it only queues work.
+     */
+    private final class PublisherWatch implements ConnectionListener {
+        @Override
+        public void onConnected() {
+            if (publisherLost.compareAndSet(true, false)) {
+                Instant lastSignIn = signedInAt;
+                if (lastSignIn != null && lastSignIn.isAfter(publisherLostAt)) {
+                    // a request met the new master first ("bad load") and signed in again already
+                    log.info("{}: the master's publish port is back; already signed in again", config.id());
+                    return;
+                }
+                log.info("{}: the master's publish port is back", config.id());
+                scheduleReauth("the master may have a new session key");
+            }
+        }
+
+        @Override
+        public void onDisconnected() {
+            if (publisherLost.compareAndSet(false, true) && state != State.STOPPED) {
+                publisherLostAt = Instant.now();
+                log.warn("{}: lost the connection to the master's publish port {}:{}; waiting for it to come back",
+                        config.id(), config.master(), subscribedPort);
+            }
+        }
+    }
+
+    /** Signs in again after a random delay up to random_reauth_delay, unless an attempt is already queued. */
+    private void scheduleReauth(String reason) {
+        long delayMs = pacing.reauthDelayMs();
+        if (queueSignIn(delayMs)) {
+            log.info("{}: {}; signing in again in {} ms", config.id(), reason, delayMs);
+        }
     }
 
     /** Signs in again now if {@code failed} is still the current session; returns the session to use. */
@@ -184,21 +320,25 @@ public final class Minion implements AutoCloseable {
             if (session != failed) {
                 return session;
             }
-            SignInResult result = signIn.attempt();
+            SignInResult result = askToSignIn();
             apply(result);
-            if (!(result instanceof SignInResult.Accepted)) {
-                scheduler.execute(this::signInLoop);
+            if (result instanceof SignInResult.Accepted) {
+                runOnScheduler(this::afterSignIn);
+                return session;
             }
-            return session;
+            queueSignIn(result instanceof SignInResult.Failed ? pacing.afterFailureMs() : 0);
+            return result instanceof SignInResult.Failed ? null : session;
         }
     }
 
     /**
-     * A publication did not decrypt: the master has a new session key. Sign in again after a random
-     * delay up to random_reauth_delay, so hundreds of minions do not all ask at once (Salt forgot this).
+     * A publication did not decrypt: the master has a new session key. Keep the frame and sign in again
+     * after a random delay up to random_reauth_delay, so hundreds of minions do not all ask at once (Salt
+     * forgot this); the frame is replayed after sign-in, so the job is not lost.
      */
     private void onSessionKeyMismatch(Session failed, byte[] frame) {
         if (session != failed) {
+            runOnScheduler(() -> jobs.onPublication(frame)); // signed in again meanwhile: try the new key
             return;
         }
         synchronized (undecrypted) {
@@ -207,22 +347,7 @@ public final class Minion implements AutoCloseable {
             }
             undecrypted.addLast(frame);
         }
-        if (!reauthScheduled.compareAndSet(false, true)) {
-            return;
-        }
-        long delayMs = ThreadLocalRandom.current().nextLong(config.randomReauthDelay() * 1000L + 1);
-        log.info("{}: session key changed; signing in again in {} ms", config.id(), delayMs);
-        scheduler.schedule(() -> {
-            reauthScheduled.set(false);
-            if (reauthenticate(failed) != null) {
-                announceOnce();
-                replayUndecrypted();
-            } else {
-                synchronized (undecrypted) {
-                    undecrypted.clear(); // not signed in: those jobs are not for this minion any more
-                }
-            }
-        }, delayMs, TimeUnit.MILLISECONDS);
+        scheduleReauth("session key changed");
     }
 
     private void replayUndecrypted() {
@@ -232,6 +357,14 @@ public final class Minion implements AutoCloseable {
             undecrypted.clear();
         }
         frames.forEach(jobs::onPublication);
+    }
+
+    private void runOnScheduler(Runnable task) {
+        try {
+            scheduler.execute(task);
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
     }
 
     private void announceOnce() {
@@ -248,46 +381,27 @@ public final class Minion implements AutoCloseable {
         for (String tag : List.of("minion_start", "salt/minion/" + config.id() + "/start")) {
             try {
                 channel.send(new MinionEvent(config.id(), tok, tag, text).toLoad());
-            } catch (TransportException | io.jsalt.minion.channel.NotSignedInException e) {
+            } catch (TransportException | NotSignedInException e) {
                 log.warn("{}: start event not delivered: {}", config.id(), e.getMessage());
             }
         }
     }
 
-    private void retryIn(double seconds) {
-        if (state != State.STOPPED) {
-            scheduler.schedule(this::signInLoop, (long) (seconds * 1000), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private double nextPendingWait() {
-        double wait = pendingWait;
-        pendingWait = Math.min(pendingWait * 2, Math.max(config.acceptanceWaitTimeMax(), config.acceptanceWaitTime()));
-        return wait;
-    }
-
-    /** recon_default, doubling with each failure in a row up to recon_max, plus jitter (recon_randomize). */
-    private double reconnectDelay() {
-        double base = config.reconDefault() / 1000.0;
-        double max = Math.max(base, config.reconMax() / 1000.0);
-        double delay = Math.min(max, base * Math.pow(2, Math.min(failuresInARow++, 20)));
-        return config.reconRandomize() ? delay + ThreadLocalRandom.current().nextDouble(base) : delay;
-    }
-
     @Override
     public void close() {
         state = State.STOPPED;
-        scheduler.shutdownNow();
-        try {
-            scheduler.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (schedule != null) {
+            schedule.close();
         }
+        ExecutorShutdown.gracefully(scheduler, Duration.ofSeconds(config.authTimeout() + 2L), config.id() + " sign-in");
         if (subscription != null) {
             subscription.close();
         }
         if (jobs != null) {
             jobs.close();
+        }
+        if (returner != null) {
+            returner.close();
         }
         if (client != null) {
             client.close();

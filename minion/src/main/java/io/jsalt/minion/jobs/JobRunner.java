@@ -4,9 +4,9 @@ import io.jsalt.crypto.CryptoException;
 import io.jsalt.crypto.CrypticleAuthException;
 import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.channel.MasterChannel;
+import io.jsalt.minion.returns.Returner;
 import io.jsalt.modules.CallResult;
 import io.jsalt.modules.ModuleRegistry;
-import io.jsalt.transport.TransportException;
 import io.jsalt.transport.codec.WireException;
 import io.jsalt.transport.message.Publication;
 import io.jsalt.transport.message.PublishLoad;
@@ -16,8 +16,6 @@ import io.jsalt.transport.target.TargetMatcher;
 import java.security.PrivateKey;
 import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -25,31 +23,44 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns publications into jobs: verify and decrypt, refuse replays, re-check the target, run the function
- * off the receive thread on a bounded pool ({@code process_count_max} at once), then send the signed
- * return, retrying after {@code return_retry_timer}..{@code return_retry_timer_max} seconds if the
- * master does not take it.
+ * off the receive thread on a bounded pool ({@code process_count_max} at once), then hand the signed
+ * return to the {@link Returner}, which keeps it until the master takes it.
  */
 public final class JobRunner implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
-    private static final int RETURN_TRIES = 3;
 
     /** The settings this runner reads. */
     public record Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns) {}
 
     private final Settings settings;
     private final ModuleRegistry registry;
-    private final MasterChannel channel;
+    private final Returner returner;
+    private final boolean ownsReturner;
     private final PrivateKey signingKey;
     private final Supplier<Session> session;
     private final BiConsumer<Session, byte[]> onSessionKeyMismatch;
     private final SerialGuard serials = new SerialGuard();
     private final ScheduledThreadPoolExecutor pool;
 
+    /** A runner whose returns are retried in memory only (three tries): for tests of the runner alone. */
     public JobRunner(Settings settings, ModuleRegistry registry, MasterChannel channel, PrivateKey signingKey,
+            Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
+        this(settings, registry, new Returner(settings.minionId(), channel, null, settings.retryMinSeconds(), settings.retryMaxSeconds()),
+                true, signingKey, session, onSessionKeyMismatch);
+    }
+
+    /** A runner that hands its returns to {@code returner}, which the caller owns and closes. */
+    public JobRunner(Settings settings, ModuleRegistry registry, Returner returner, PrivateKey signingKey,
+            Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
+        this(settings, registry, returner, false, signingKey, session, onSessionKeyMismatch);
+    }
+
+    private JobRunner(Settings settings, ModuleRegistry registry, Returner returner, boolean ownsReturner, PrivateKey signingKey,
             Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
         this.settings = settings;
         this.registry = registry;
-        this.channel = channel;
+        this.returner = returner;
+        this.ownsReturner = ownsReturner;
         this.signingKey = signingKey;
         this.session = session;
         this.onSessionKeyMismatch = onSessionKeyMismatch;
@@ -58,6 +69,7 @@ public final class JobRunner implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         pool.setRemoveOnCancelPolicy(true);
     }
 
@@ -103,29 +115,14 @@ public final class JobRunner implements AutoCloseable {
         CallResult result = registry.call(job.fun(), job.arg());
         ReturnLoad ret = new ReturnLoad(settings.minionId(), job.jid(), job.fun(), job.arg(), result.ret(), result.retcode(), result.success());
         // unsigned returns are refused by a strict master; minion_sign_messages: False is for lax ones only
-        deliver(settings.signReturns() ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid(), 1);
-    }
-
-    private void deliver(Map<String, Object> load, String jid, int attempt) {
-        try {
-            if (Boolean.FALSE.equals(channel.send(load))) {
-                log.warn("the master refused the return of job {}", jid);
-            }
-            return;
-        } catch (TransportException | io.jsalt.minion.channel.NotSignedInException e) {
-            if (attempt >= RETURN_TRIES) {
-                log.error("return of job {} not delivered after {} tries: {}", jid, attempt, e.getMessage());
-                return;
-            }
-            long delayMs = ThreadLocalRandom.current().nextLong(settings.retryMinSeconds() * 1000L,
-                    Math.max(settings.retryMinSeconds(), settings.retryMaxSeconds()) * 1000L + 1);
-            log.info("return of job {} not delivered ({}); retrying in {} ms", jid, e.getMessage(), delayMs);
-            pool.schedule(() -> deliver(load, jid, attempt + 1), delayMs, TimeUnit.MILLISECONDS);
-        }
+        returner.deliver(settings.signReturns() ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid());
     }
 
     @Override
     public void close() {
-        pool.shutdownNow();
+        io.jsalt.minion.jobs.ExecutorShutdown.gracefully(pool, java.time.Duration.ofSeconds(2), "jobs of " + settings.minionId());
+        if (ownsReturner) {
+            returner.close();
+        }
     }
 }
