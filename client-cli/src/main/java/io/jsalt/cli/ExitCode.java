@@ -17,7 +17,9 @@ public enum ExitCode {
     SOFTWARE(70),
     /** Not allowed: the client key is unreadable, or the minion's key was rejected (EX_NOPERM). */
     NO_PERMISSION(77),
-    /** Bad configuration (EX_CONFIG). */
+    /** A daemon is already running with the same pid file (EX_TEMPFAIL: try again once it has stopped). */
+    ALREADY_RUNNING(75),
+    /** Bad configuration (EX_CONFIG), or a daemon's folders are unsafe (a pki_dir others can write). */
     CONFIG(78);
 
     private final int code;
@@ -28,5 +30,15 @@ public enum ExitCode {
 
     public int code() {
         return code;
+    }
+
+    /** The constant with this numeric code; SOFTWARE for a code jsalt does not use (a JVM crash, a signal). */
+    public static ExitCode of(int code) {
+        for (ExitCode e : values()) {
+            if (e.code == code) {
+                return e;
+            }
+        }
+        return SOFTWARE;
     }
 }

@@ -3,51 +3,102 @@ package io.jsalt.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.filter.ThresholdFilter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.FileAppender;
-import java.nio.file.Files;
+import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
+import ch.qos.logback.core.util.FileSize;
 import java.nio.file.Path;
+import java.util.Objects;
 import org.slf4j.LoggerFactory;
 
 /**
- * Configures logback in code, once per process: daemons log to {@code log_file} (and to stderr in the
- * foreground) at {@code log_level}; the CLI tools log warnings only, to stderr.
+ * Configures logback in code. The CLI tools log warnings only, to stderr ({@link #forCli}). A daemon logs
+ * to {@code log_file} at {@code log_level_logfile} with {@code log_fmt_logfile}, rotated by size when
+ * {@code log_rotate_max_bytes} is set, and to stderr at {@code log_level} while in the foreground
+ * ({@link #forDaemon}); the instance it returns applies new settings (SIGHUP) and reopens the file
+ * (SIGUSR2, after logrotate moved it away). Only the daemon's main loop calls those.
  */
 public final class Logging {
-    private static final String PATTERN = "%d{yyyy-MM-dd HH:mm:ss.SSS} [%-5level] [%thread] %logger{24}: %msg%n";
+    /** The console pattern; the file's is {@code log_fmt_logfile}. */
+    private static final String CONSOLE_PATTERN = "%d{yyyy-MM-dd HH:mm:ss.SSS} [%-5level] [%thread] %logger{24}: %msg%n";
+    /** FixedWindowRollingPolicy keeps at most this many rotated files, whatever it is told. */
+    private static final int MAX_BACKUPS = 20;
 
-    private Logging() {}
+    /**
+     * What a daemon logs where.
+     *
+     * @param logFile        {@code log_file}
+     * @param consoleLevel   Salt level name for stderr, or null for no console (a detached daemon)
+     * @param fileLevel      Salt level name for the file ({@code log_level_logfile})
+     * @param filePattern    logback pattern of the file ({@code log_fmt_logfile})
+     * @param rotateMaxBytes rotate the file at this size; 0 never ({@code log_rotate_max_bytes})
+     * @param rotateBackups  rotated files kept ({@code log_rotate_backup_count}); 0 never rotates, as Python's handler
+     */
+    public record Settings(Path logFile, String consoleLevel, String fileLevel, String filePattern,
+            long rotateMaxBytes, int rotateBackups) {
+        public Settings {
+            Objects.requireNonNull(logFile, "logFile");
+            Objects.requireNonNull(fileLevel, "fileLevel");
+            Objects.requireNonNull(filePattern, "filePattern");
+        }
+
+        boolean rotates() {
+            return rotateMaxBytes > 0 && rotateBackups > 0;
+        }
+    }
+
+    private final LoggerContext ctx;
+    private Settings settings;
+    private Appender<ILoggingEvent> file;
+    private Appender<ILoggingEvent> console;
+    /** Appender names must differ while an old and a new one overlap during a swap. */
+    private int generation;
+
+    private Logging(LoggerContext ctx) {
+        this.ctx = ctx;
+    }
 
     public static void forCli() {
         LoggerContext ctx = reset();
-        ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).addAppender(stderr(ctx));
-        ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
+        ch.qos.logback.classic.Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(stderr(ctx, "stderr", null));
+        root.setLevel(Level.WARN);
     }
 
-    public static void forDaemon(Path logFile, String saltLevel, boolean alsoStderr) {
-        LoggerContext ctx = reset();
-        ch.qos.logback.classic.Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        root.setLevel(toLevel(saltLevel));
-        if (logFile != null) {
-            try {
-                Files.createDirectories(logFile.getParent());
-            } catch (java.io.IOException e) {
-                throw new CliException(ExitCode.CONFIG, "cannot create the log folder " + logFile.getParent() + ": " + e.getMessage());
-            }
-            FileAppender<ILoggingEvent> file = new FileAppender<>();
-            file.setContext(ctx);
-            file.setName("file");
-            file.setFile(logFile.toString());
-            file.setEncoder(encoder(ctx));
-            file.start();
-            root.addAppender(file);
-        }
-        if (alsoStderr) {
-            root.addAppender(stderr(ctx));
-        }
+    /** Replaces whatever logging was set up with the daemon's; the result applies later changes. */
+    public static Logging forDaemon(Settings settings) {
+        Logging logging = new Logging(reset());
         // JeroMQ and logback chatter is not the operator's business below WARN
-        ctx.getLogger("org.zeromq").setLevel(Level.WARN);
+        logging.ctx.getLogger("org.zeromq").setLevel(Level.WARN);
+        logging.apply(settings);
+        return logging;
+    }
+
+    public synchronized Settings settings() {
+        return settings;
+    }
+
+    /** Applies new settings (levels, pattern, file, rotation): the new appenders start before the old ones stop. */
+    public synchronized void apply(Settings next) {
+        settings = next;
+        root().setLevel(mostVerbose(next));
+        if (next.consoleLevel() == null) {
+            console = swap(console, null);
+        } else {
+            console = swap(console, stderr(ctx, "stderr-" + (++generation), next.consoleLevel()));
+        }
+        file = swap(file, fileAppender(next));
+    }
+
+    /** Opens {@code log_file} again by name: after a rename, a new file is created and receives what follows. */
+    public synchronized void reopen() {
+        file = swap(file, fileAppender(settings));
     }
 
     /** Salt's level names mapped onto logback's. */
@@ -62,26 +113,100 @@ public final class Logging {
         };
     }
 
+    private ch.qos.logback.classic.Logger root() {
+        return ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    }
+
+    private static Level mostVerbose(Settings s) {
+        Level fileLevel = toLevel(s.fileLevel());
+        if (s.consoleLevel() == null) {
+            return fileLevel;
+        }
+        Level consoleLevel = toLevel(s.consoleLevel());
+        return consoleLevel.toInt() < fileLevel.toInt() ? consoleLevel : fileLevel;
+    }
+
+    private Appender<ILoggingEvent> swap(Appender<ILoggingEvent> old, Appender<ILoggingEvent> replacement) {
+        if (replacement != null) {
+            root().addAppender(replacement);
+        }
+        if (old != null) {
+            root().detachAppender(old);
+            old.stop();
+        }
+        return replacement;
+    }
+
+    private Appender<ILoggingEvent> fileAppender(Settings s) {
+        String name = "file-" + (++generation);
+        OutputStreamAppender<ILoggingEvent> appender;
+        if (s.rotates()) {
+            RollingFileAppender<ILoggingEvent> rolling = new RollingFileAppender<>();
+            rolling.setContext(ctx);
+            rolling.setFile(s.logFile().toString());
+            FixedWindowRollingPolicy window = new FixedWindowRollingPolicy();
+            window.setContext(ctx);
+            window.setParent(rolling);
+            window.setFileNamePattern(s.logFile() + ".%i");
+            window.setMinIndex(1);
+            window.setMaxIndex(Math.min(s.rotateBackups(), MAX_BACKUPS));
+            window.start();
+            SizeBasedTriggeringPolicy<ILoggingEvent> size = new SizeBasedTriggeringPolicy<>();
+            size.setContext(ctx);
+            size.setMaxFileSize(new FileSize(s.rotateMaxBytes()));
+            // logback looks at the size once a minute by default: a busy daemon could overshoot by far
+            size.setCheckIncrement(ch.qos.logback.core.util.Duration.buildBySeconds(1));
+            size.start();
+            rolling.setRollingPolicy(window);
+            rolling.setTriggeringPolicy(size);
+            appender = rolling;
+        } else {
+            FileAppender<ILoggingEvent> plain = new FileAppender<>();
+            plain.setContext(ctx);
+            plain.setFile(s.logFile().toString());
+            appender = plain;
+        }
+        appender.setName(name);
+        appender.setEncoder(encoder(ctx, s.filePattern()));
+        appender.addFilter(threshold(ctx, s.fileLevel()));
+        appender.start();
+        if (!appender.isStarted()) {
+            throw new CliException(ExitCode.CONFIG, "cannot open the log file " + s.logFile());
+        }
+        return appender;
+    }
+
     private static LoggerContext reset() {
         LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
         ctx.reset();
         return ctx;
     }
 
-    private static ConsoleAppender<ILoggingEvent> stderr(LoggerContext ctx) {
+    private static ConsoleAppender<ILoggingEvent> stderr(LoggerContext ctx, String name, String level) {
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(ctx);
-        console.setName("stderr");
+        console.setName(name);
         console.setTarget("System.err");
-        console.setEncoder(encoder(ctx));
+        console.setEncoder(encoder(ctx, CONSOLE_PATTERN));
+        if (level != null) {
+            console.addFilter(threshold(ctx, level));
+        }
         console.start();
         return console;
     }
 
-    private static PatternLayoutEncoder encoder(LoggerContext ctx) {
+    private static ThresholdFilter threshold(LoggerContext ctx, String saltLevel) {
+        ThresholdFilter filter = new ThresholdFilter();
+        filter.setContext(ctx);
+        filter.setLevel(toLevel(saltLevel).toString());
+        filter.start();
+        return filter;
+    }
+
+    private static PatternLayoutEncoder encoder(LoggerContext ctx, String pattern) {
         PatternLayoutEncoder enc = new PatternLayoutEncoder();
         enc.setContext(ctx);
-        enc.setPattern(PATTERN);
+        enc.setPattern(pattern);
         enc.start();
         return enc;
     }
