@@ -26,6 +26,7 @@ final class Cluster implements AutoCloseable {
     final int publishPort;
     final int retPort;
     private Process master;
+    private boolean masterFullJit;
     private final Map<String, Process> minions = new LinkedHashMap<>();
     private final List<Process> all = new ArrayList<>();
 
@@ -69,19 +70,79 @@ final class Cluster implements AutoCloseable {
                 && Files.readString(masterLog()).contains("master up"));
     }
 
+    Process masterProcess() {
+        return master;
+    }
+
     void stopMaster() throws InterruptedException {
         stop(master);
     }
 
     Process startMinion(String id, String... extraConfigLines) throws IOException {
         Path dir = root.resolve("conf/" + id);
-        List<String> lines = new ArrayList<>(List.of("root_dir: " + root, "id: " + id, "master: 127.0.0.1",
-                "master_port: " + retPort, "publish_port: " + publishPort, "pki_dir: /etc/jsalt/pki/" + id,
-                "cachedir: /var/cache/jsalt/" + id, "sock_dir: /var/run/jsalt/" + id, "log_file: /var/log/jsalt/" + id,
-                "log_level: info", "acceptance_wait_time: 0.5", "random_reauth_delay: 1", "auth_timeout: 3"));
+        List<String> lines = defaultMinionLines(id);
         lines.addAll(List.of(extraConfigLines));
         write(dir.resolve("minion"), lines);
         Process p = spawn(id, "io.jsalt.cli.daemon.MinionDaemon", dir);
+        minions.put(id, p);
+        return p;
+    }
+
+    /** Runs the master (from its next start) with the full JIT, for tests that load it with many minions. */
+    Cluster withFullJitMaster() {
+        masterFullJit = true;
+        return this;
+    }
+
+    /** Kills the master at once (SIGKILL), as a crash or {@code kill -9} would: no cleanup runs. */
+    void killMaster() throws InterruptedException {
+        if (master != null && master.isAlive()) {
+            master.destroyForcibly();
+            master.waitFor(15, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Starts the master again with the config file it had (same keys, same ports) and returns once its
+     * log says it is up again.
+     */
+    void restartMaster() throws IOException {
+        String before = read(masterLog());
+        int upsBefore = before.split("master up", -1).length;
+        master = spawn("master", "io.jsalt.cli.daemon.MasterDaemon", masterConfigDir());
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            String now = read(masterLog());
+            int ups = now.split("master up", -1).length;
+            return ups > upsBefore || (ups > 1 && now.length() < before.length()); // appended to, or started afresh
+        });
+    }
+
+    /** The master's sock_dir, where its local event bus listens. */
+    Path masterSockDir() {
+        return root.resolve("var/run/jsalt/master");
+    }
+
+    Path minionCachedir(String id) {
+        return root.resolve("var/cache/jsalt/" + id);
+    }
+
+    private List<String> defaultMinionLines(String id) {
+        return new ArrayList<>(List.of("root_dir: " + root, "id: " + id, "master: 127.0.0.1",
+                "master_port: " + retPort, "publish_port: " + publishPort, "pki_dir: /etc/jsalt/pki/" + id,
+                "cachedir: /var/cache/jsalt/" + id, "sock_dir: /var/run/jsalt/" + id, "log_file: /var/log/jsalt/" + id,
+                "log_level: info", "acceptance_wait_time: 0.5", "random_reauth_delay: 1", "auth_timeout: 3"));
+    }
+
+    /** As {@link #startMinion}, but a {@code key: value} line replaces the default line of the same key. */
+    Process startMinionOverriding(String id, String... configLines) throws IOException {
+        List<String> lines = defaultMinionLines(id);
+        for (String line : configLines) {
+            String key = line.substring(0, line.indexOf(':') + 1);
+            lines.removeIf(l -> l.startsWith(key));
+            lines.add(line);
+        }
+        write(root.resolve("conf/" + id).resolve("minion"), lines);
+        Process p = spawn(id, "io.jsalt.cli.daemon.MinionDaemon", root.resolve("conf/" + id));
         minions.put(id, p);
         return p;
     }
@@ -144,7 +205,9 @@ final class Cluster implements AutoCloseable {
     private Process spawn(String name, String mainClass, Path configDir) throws IOException {
         Path console = root.resolve("console/" + name + ".out");
         Files.createDirectories(console.getParent());
-        Process p = new ProcessBuilder(JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-cp", CLASSPATH,
+        // C1 only starts fast; a master that must sign in hundreds of minions needs C2's RSA (about 8x faster)
+        String jit = "master".equals(name) && masterFullJit ? "-XX:+TieredCompilation" : "-XX:TieredStopAtLevel=1";
+        Process p = new ProcessBuilder(JAVA, "-XX:+UseSerialGC", jit, "-Xmx128m", "-cp", CLASSPATH,
                 mainClass, "-c", configDir.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
