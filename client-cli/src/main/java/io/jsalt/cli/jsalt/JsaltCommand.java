@@ -45,11 +45,33 @@ public final class JsaltCommand implements Callable<ExitCode> {
     @Option(names = {"-t", "--timeout"}, description = "Seconds to wait for answers (default: the master's 'timeout').")
     Integer timeout;
 
-    @Option(names = "--out", description = "Output format: nested (default), json, yaml.", defaultValue = "nested")
+    @Option(names = "--out", description = "Output format: nested (default), json, yaml, txt, raw, quiet.", defaultValue = "nested")
     String out;
+
+    @Option(names = "--out-indent", description = "Spaces per level for --out json (default: ${DEFAULT-VALUE}; 0: one line).",
+            defaultValue = "4")
+    int outIndent;
+
+    @Option(names = "--out-file", description = "Write the returns to this file instead of stdout.")
+    Path outFile;
 
     @Option(names = {"-s", "--static"}, description = "Print all answers at once, after gathering.")
     boolean staticOutput;
+
+    @Option(names = "--async", description = "Publish, print the jid and exit without waiting.")
+    boolean async;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print the jid first, and the minions that did not answer.")
+    boolean verbose;
+
+    @Option(names = "--show-jid", description = "Print the jid before the returns.")
+    boolean showJid;
+
+    @Option(names = "--summary", description = "Print a summary: targeted, returned, did not return, with errors.")
+    boolean summary;
+
+    @Option(names = "--hide-timeout", description = "Do not print the minions that did not answer (the exit code still says so).")
+    boolean hideTimeout;
 
     @Parameters(index = "0", paramLabel = "<target>", description = "Which minions: a glob by default.")
     String target;
@@ -76,9 +98,12 @@ public final class JsaltCommand implements Callable<ExitCode> {
         if (pcre && list) {
             throw new CliException(ExitCode.USAGE, "choose one of -E and -L");
         }
+        if (outIndent < 0 || outIndent > 16) {
+            throw new CliException(ExitCode.USAGE, "--out-indent must be 0..16");
+        }
         Outputter outputter;
         try {
-            outputter = Outputter.named(out);
+            outputter = Outputter.named(out, outIndent);
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage());
         }
@@ -86,7 +111,8 @@ public final class JsaltCommand implements Callable<ExitCode> {
         Duration wait = Duration.ofSeconds(timeout != null ? timeout : config.timeout());
         String tgtType = pcre ? "pcre" : list ? "list" : "glob";
         try (MasterConnection master = MasterConnection.open(config);
-                LocalEventClient events = connectEvents(config)) {
+                LocalEventClient events = connectEvents(config);
+                PrintStream results = resultStream()) {
             PublishRequest req = new PublishRequest(target, function, ArgParser.parse(args), tgtType,
                     System.getProperty("user.name"), "", Map.of());
             Map<String, Object> reply = master.call(req.toLoad(), Duration.ofSeconds(10));
@@ -97,36 +123,66 @@ public final class JsaltCommand implements Callable<ExitCode> {
                 System.err.println("No minions matched the target. No command was sent, no jid was assigned.");
                 return ExitCode.NO_RETURN;
             }
+            if (async) {
+                stdout.println("Executed command with job ID: " + jid);
+                return ExitCode.OK;
+            }
+            if (verbose) {
+                stdout.println("Executing job with jid " + jid);
+                stdout.println("-------------------------------------------");
+                stdout.println();
+            } else if (showJid) {
+                stdout.println("jid: " + jid);
+            }
             boolean streaming = !staticOutput;
             Map<String, JobGatherer.Answer> answers = new JobGatherer(events).gather(jid, expected, wait, (id, a) -> {
                 if (streaming) {
-                    outputter.one(stdout, id, a.ret());
+                    outputter.one(results, id, a.ret());
                 }
             });
-            return report(outputter, expected, answers);
+            return report(outputter, results, expected, answers);
         }
     }
 
-    private ExitCode report(Outputter outputter, Set<String> expected, Map<String, JobGatherer.Answer> answers) {
-        Map<String, Object> missing = new LinkedHashMap<>();
-        for (String id : expected) {
-            if (!answers.containsKey(id)) {
-                missing.put(id, NO_RESPONSE);
-            }
+    /** Where the returns go: stdout, or --out-file (the jid, summary and diagnostics stay on the terminal). */
+    private PrintStream resultStream() {
+        if (outFile == null) {
+            return new PrintStream(stdout, true) {
+                @Override
+                public void close() {
+                    flush(); // stdout belongs to the caller
+                }
+            };
+        }
+        try {
+            return new PrintStream(java.nio.file.Files.newOutputStream(outFile), true, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new CliException(ExitCode.USAGE, "cannot write --out-file " + outFile + ": " + e.getMessage());
+        }
+    }
+
+    private ExitCode report(Outputter outputter, PrintStream results, Set<String> expected, Map<String, JobGatherer.Answer> answers) {
+        List<String> missing = expected.stream().filter(id -> !answers.containsKey(id)).toList();
+        Map<String, Object> missingShown = new LinkedHashMap<>();
+        if (!hideTimeout) {
+            missing.forEach(id -> missingShown.put(id, NO_RESPONSE));
         }
         if (staticOutput) {
             Map<String, Object> all = new LinkedHashMap<>();
             answers.forEach((id, a) -> all.put(id, a.ret()));
-            all.putAll(missing);
-            outputter.all(stdout, all);
+            all.putAll(missingShown);
+            outputter.all(results, all);
         } else {
-            missing.forEach((id, text) -> outputter.one(stdout, id, text));
+            missingShown.forEach((id, text) -> outputter.one(results, id, text));
+        }
+        int withErrors = (int) answers.values().stream().filter(a -> a.retcode() != 0).count();
+        if (summary) {
+            new JobSummary(expected.size(), answers.size(), missing, withErrors).print(stdout);
         }
         if (!missing.isEmpty()) {
             return ExitCode.NO_RETURN;
         }
-        boolean anyFailed = answers.values().stream().anyMatch(a -> a.retcode() != 0);
-        return anyFailed ? ExitCode.MINION_ERROR : ExitCode.OK;
+        return withErrors > 0 ? ExitCode.MINION_ERROR : ExitCode.OK;
     }
 
     private static LocalEventClient connectEvents(MasterConfig config) {

@@ -11,12 +11,20 @@ public interface Outputter {
     /** Every return at once (--static, or after gathering). */
     void all(PrintStream out, Map<String, Object> returns);
 
-    static Outputter named(String name) {
+    /** The outputter for {@code --out NAME}; {@code indent} is {@code --out-indent} (json only). */
+    static Outputter named(String name, int indent) {
         return switch (name) {
             case "nested" -> new NestedOutputter();
-            case "json" -> new JsonOutputter();
+            case "json" -> new JsonOutputter(indent);
             case "yaml" -> new YamlOutputter();
-            default -> throw new IllegalArgumentException("unknown outputter '" + name + "' (nested, json, yaml)");
+            case "txt" -> new TxtOutputter();
+            case "raw" -> new RawOutputter();
+            case "quiet" -> new QuietOutputter();
+            default -> throw new IllegalArgumentException("unknown outputter '" + name + "' (nested, json, yaml, txt, raw, quiet)");
         };
+    }
+
+    static Outputter named(String name) {
+        return named(name, JsonOutputter.DEFAULT_INDENT);
     }
 }
