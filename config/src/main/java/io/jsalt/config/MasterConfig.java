@@ -1,6 +1,8 @@
 package io.jsalt.config;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * @param presenceEvents    {@code presence_events}: fire salt/presence/present and change events
  * @param daemon            pid file, graceful stop and log file settings
  * @param supervision       how the master restarts its components
+ * @param masterJobCache    {@code master_job_cache}: where jobs and returns are kept, one of {@link #JOB_CACHES}
  */
 public record MasterConfig(
         Path configDir,
@@ -52,7 +55,8 @@ public record MasterConfig(
         int gatherJobTimeout,
         boolean presenceEvents,
         DaemonConfig daemon,
-        Supervision supervision) {
+        Supervision supervision,
+        String masterJobCache) {
 
     /**
      * Restarts of a dead component: after {@code component_restart_max} restarts within
@@ -71,6 +75,11 @@ public record MasterConfig(
     public static final String FILE_NAME = "master";
     private static final Logger LOG = LoggerFactory.getLogger(MasterConfig.class);
     private static final int DAY = 86_400;
+    /**
+     * The job caches jsalt has: {@code sqlite} (durable, in cachedir) first, as the default, and
+     * {@code memory} (lost on restart). Salt's returner names (local_cache, ...) are not accepted.
+     */
+    public static final List<String> JOB_CACHES = List.of("sqlite", "memory");
 
     public MasterConfig {
         Objects.requireNonNull(configDir, "configDir");
@@ -81,6 +90,7 @@ public record MasterConfig(
         Objects.requireNonNull(sockDir, "sockDir");
         Objects.requireNonNull(logFile, "logFile");
         Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(masterJobCache, "masterJobCache");
     }
 
     /** Reads {@code configDir/master}; a missing file gives the defaults. Warns once per unknown key. */
@@ -140,6 +150,23 @@ public record MasterConfig(
                 config.integer("gather_job_timeout", 10, 1, DAY),
                 config.bool("presence_events", false),
                 DaemonConfig.read(config, root, "/var/run/jsalt/jsalt-master.pid", logLevel),
-                Supervision.read(config));
+                Supervision.read(config),
+                jobCache(config));
+    }
+
+    /** {@code master_job_cache}, in any case; anything but a known cache is refused with the choices. */
+    private static String jobCache(ConfigFile config) {
+        String expected = "one of " + String.join(", ", JOB_CACHES);
+        String configured;
+        try {
+            configured = config.string("master_job_cache", JOB_CACHES.get(0));
+        } catch (ConfigException e) {
+            throw config.refuse("master_job_cache", expected);
+        }
+        String name = configured.toLowerCase(Locale.ROOT);
+        if (!JOB_CACHES.contains(name)) {
+            throw config.refuse("master_job_cache", expected);
+        }
+        return name;
     }
 }

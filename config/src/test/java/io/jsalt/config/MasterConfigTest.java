@@ -46,6 +46,7 @@ class MasterConfigTest {
         assertThat(master.loopInterval()).isEqualTo(60);
         assertThat(master.signPubMessages()).isTrue();
         assertThat(master.gatherJobTimeout()).isEqualTo(10);
+        assertThat(master.masterJobCache()).isEqualTo("sqlite");
     }
 
     @Test
@@ -73,13 +74,14 @@ class MasterConfigTest {
                 loop_interval: 5
                 sign_pub_messages: False
                 gather_job_timeout: 20
+                master_job_cache: Memory
                 """);
         assertThat(master).isEqualTo(new MasterConfig(dir.toAbsolutePath(), "127.0.0.1", 14505, 14506, 12,
                 Path.of("/"), Path.of("/etc/jsalt/pki/master"), Path.of("/var/cache/jsalt/master"),
                 Path.of("/var/run/jsalt/master"), Path.of("/var/log/jsalt/master"), "debug", true, true, 100, 30, 0,
                 3600, false, false, true, 5, false, 20, false,
                 new DaemonConfig(Path.of("/var/run/jsalt/jsalt-master.pid"), 10, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 5),
-                new MasterConfig.Supervision(5, 60, false)));
+                new MasterConfig.Supervision(5, 60, false), "memory"));
     }
 
     @Test
@@ -157,6 +159,8 @@ class MasterConfigTest {
         "loop_interval      | 0               | an integer 1..86400",
         "sign_pub_messages  | \"null\"          | true or false (yes/no accepted)",
         "gather_job_timeout | 86401           | an integer 1..86400",
+        "master_job_cache   | local_cache     | one of sqlite, memory",
+        "master_job_cache   | 1               | one of sqlite, memory",
     })
     void badValueIsRefusedNamingFileKeyAndExpectedForm(String key, String written, String expected)
             throws IOException {

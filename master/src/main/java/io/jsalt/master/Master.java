@@ -7,10 +7,11 @@ import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.JobCache;
-import io.jsalt.master.jobs.MemoryJobCache;
+import io.jsalt.master.jobs.JobCaches;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.maintenance.Maintenance;
+import io.jsalt.master.maintenance.Presence;
 import io.jsalt.master.ports.MWorker;
 import io.jsalt.master.ports.PortRelease;
 import io.jsalt.master.ports.PublishPort;
@@ -110,7 +111,7 @@ public final class Master implements AutoCloseable {
             keys = new KeyStore(config.pkiDir());
             KeyPair masterKey = RsaKeys.loadOrCreate(config.pkiDir(), "master");
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
-            jobs = new MemoryJobCache();
+            jobs = JobCaches.open(config);
             started.push(jobs);
             MasterConfig.Supervision s = config.supervision();
             supervisor = new Supervisor(new RestartPolicy(s.restartMax(), Duration.ofSeconds(s.restartWindowSeconds()),
@@ -160,7 +161,8 @@ public final class Master implements AutoCloseable {
         TransportWatch watch = new TransportWatch(transport, requestPort, () -> host,
                 () -> supervisor.isRunning(transport.name()) && supervisor.isRunning(requestPort.name()),
                 timings.probeTimeout(), timings.probeFailures());
-        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs, watch::check, timings.probeInterval()));
+        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
+                new Presence(keys, publishPort::subscribedTopics, events), watch::check, timings.probeInterval()));
         return watch;
     }
 
@@ -184,6 +186,7 @@ public final class Master implements AutoCloseable {
         needsRestart(needRestart, "ret_port", now.retPort(), next.retPort());
         needsRestart(needRestart, "pki_dir", now.pkiDir(), next.pkiDir());
         needsRestart(needRestart, "cachedir", now.cachedir(), next.cachedir());
+        needsRestart(needRestart, "master_job_cache", now.masterJobCache(), next.masterJobCache());
         needsRestart(needRestart, "sock_dir", now.sockDir(), next.sockDir());
         needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
         needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());

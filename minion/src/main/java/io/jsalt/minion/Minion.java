@@ -266,11 +266,11 @@ public final class Minion implements AutoCloseable {
         if (subscription != null) {
             subscription.close();
         }
+        // its own topic always, even without zmq_filtering: the master's presence counts the subscribers of
+        // each minion topic; a publication that matches two subscriptions is still delivered once
         List<byte[]> topics = new ArrayList<>();
-        if (config.zmqFiltering()) {
-            topics.add(io.jsalt.transport.message.Topics.BROADCAST);
-            topics.add(io.jsalt.transport.message.Topics.ofMinion(config.id()));
-        }
+        topics.add(config.zmqFiltering() ? io.jsalt.transport.message.Topics.BROADCAST : new byte[0]);
+        topics.add(io.jsalt.transport.message.Topics.ofMinion(config.id()));
         subscription = transport.subscribe(config.master(), publishPort, topics, jobs::onPublication);
         subscription.connectionListener(new PublisherWatch());
         subscribedPort = publishPort;

@@ -1,6 +1,8 @@
 package io.jsalt.transport;
 
-/** The master's publish port: a PUB socket that every minion subscribes to. */
+import java.util.Set;
+
+/** The master's publish port: the socket every minion subscribes to (publishes as a PUB, sees its subscriptions). */
 public interface PublishServer extends AutoCloseable {
     /** Queues one single-frame publication for every subscriber. Thread-safe. */
     void publish(byte[] payload);
@@ -9,6 +11,15 @@ public interface PublishServer extends AutoCloseable {
     void publish(byte[] topic, byte[] payload);
 
     int port();
+
+    /**
+     * The topics at least one connected subscriber subscribes to now, as ISO-8859-1 strings ({@code ""} is
+     * the subscription to everything). A subscriber's topics leave the set when it unsubscribes or its
+     * connection closes; the set is what the subscribers told the socket, never a guess from the TCP table.
+     */
+    default Set<String> subscribedTopics() {
+        return Set.of();
+    }
 
     /**
      * False once the thread that owns the socket has stopped for any reason other than {@link #close()}

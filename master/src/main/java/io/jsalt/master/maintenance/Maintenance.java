@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The master's housekeeping thread (Salt's Maintenance process). Every {@code loop_interval} it rotates the
  * session key once {@code publish_session} seconds have passed since the last rotation and forgets jobs
- * older than {@code keep_jobs_seconds} (0 keeps them forever); every {@code healthInterval} it runs the
+ * older than {@code keep_jobs_seconds} (0 keeps them forever), runs the presence round (which fires only
+ * under {@code presence_events}, see {@link Presence}); every {@code healthInterval} it runs the
  * health check (the transport probe). Settings are read live, so a reload applies at the next round.
  */
 public final class Maintenance implements Service {
@@ -25,6 +27,7 @@ public final class Maintenance implements Service {
     private final Supplier<MasterConfig> config;
     private final SessionKey sessionKey;
     private final JobCache jobs;
+    private final Consumer<MasterConfig> presence;
     private final Runnable healthCheck;
     private final Duration healthInterval;
     private volatile Thread thread;
@@ -35,9 +38,16 @@ public final class Maintenance implements Service {
 
     public Maintenance(Supplier<MasterConfig> config, SessionKey sessionKey, JobCache jobs, Runnable healthCheck,
             Duration healthInterval) {
+        this(config, sessionKey, jobs, c -> { }, healthCheck, healthInterval);
+    }
+
+    /** @param presence run each round with the configuration of that round: {@link Presence} in a master */
+    public Maintenance(Supplier<MasterConfig> config, SessionKey sessionKey, JobCache jobs,
+            Consumer<MasterConfig> presence, Runnable healthCheck, Duration healthInterval) {
         this.config = config;
         this.sessionKey = sessionKey;
         this.jobs = jobs;
+        this.presence = presence;
         this.healthCheck = healthCheck;
         this.healthInterval = healthInterval;
     }
@@ -93,6 +103,7 @@ public final class Maintenance implements Service {
         if (c.keepJobsSeconds() > 0) {
             jobs.prune(Instant.now().minusSeconds(c.keepJobsSeconds()));
         }
+        presence.accept(c);
         log.debug("maintenance round done");
     }
 

@@ -4,6 +4,7 @@ import io.jsalt.master.process.Service;
 import io.jsalt.transport.PublishServer;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,13 @@ public final class PublishPort implements Service, PublishServer {
             return;
         }
         s.publish(topic, payload);
+    }
+
+    /** The topics subscribed on the socket bound now: empty while it is being bound again. */
+    @Override
+    public Set<String> subscribedTopics() {
+        PublishServer s = current;
+        return s == null ? Set.of() : s.subscribedTopics();
     }
 
     @Override

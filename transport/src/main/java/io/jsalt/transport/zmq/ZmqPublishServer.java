@@ -1,6 +1,9 @@
 package io.jsalt.transport.zmq;
 
 import io.jsalt.transport.PublishServer;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -9,13 +12,24 @@ import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
-/** The PUB socket, owned by one sender thread; other threads hand it frames through a queue. */
+/**
+ * The publish socket, owned by one sender thread; other threads hand it frames through a queue. It is an
+ * XPUB, which publishes exactly as a PUB does and also hands its owner {@code \x01topic} when a topic gets
+ * its first subscriber and {@code \x00topic} when its last one unsubscribes or its connection closes (the
+ * XPUB counts the peers of each topic itself). It stays non-verbose on purpose: JeroMQ 0.6.0 reports a
+ * closed connection's topics only when no other peer holds them, even with XPUB_VERBOSER, so counting the
+ * verbose messages here would never come back to zero. A hand-made peer that cancels a topic it never held
+ * makes JeroMQ report that topic gone although others hold it (ZeroMQ SUB sockets never send that). The
+ * sender thread reads these messages between publications: the master's presence.
+ */
 final class ZmqPublishServer implements PublishServer {
     private static final Logger log = LoggerFactory.getLogger(ZmqPublishServer.class);
 
     private record Publication(byte[] topic, byte[] payload) {}
 
     private final LinkedBlockingQueue<Publication> queue = new LinkedBlockingQueue<>();
+    /** The topics with at least one subscriber; written by the sender thread only, read by anyone. */
+    private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
     private final ZContext context;
     private final ZMQ.Socket pub;
     private final int port;
@@ -24,7 +38,7 @@ final class ZmqPublishServer implements PublishServer {
 
     private ZmqPublishServer(ZContext context, String host, int requestedPort) {
         this.context = context;
-        this.pub = context.createSocket(SocketType.PUB);
+        this.pub = context.createSocket(SocketType.XPUB);
         pub.setLinger(0);
         pub.setSndHWM(100_000);
         pub.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
@@ -47,7 +61,8 @@ final class ZmqPublishServer implements PublishServer {
     private void send() {
         try {
             while (running) {
-                Publication p = queue.poll(100, TimeUnit.MILLISECONDS);
+                readSubscriptions();
+                Publication p = queue.poll(50, TimeUnit.MILLISECONDS);
                 if (p == null) {
                     continue;
                 }
@@ -66,6 +81,30 @@ final class ZmqPublishServer implements PublishServer {
         } finally {
             context.destroySocket(pub);
         }
+    }
+
+    /** Drains the (un)subscriptions the XPUB has queued; a non-blocking read also runs its pending commands. */
+    private void readSubscriptions() {
+        byte[] frame;
+        while ((frame = pub.recv(ZMQ.DONTWAIT)) != null) {
+            while (pub.hasReceiveMore()) {
+                pub.recv(0); // a SUB sends nothing else; a raw peer's other frames are dropped
+            }
+            if (frame.length == 0 || (frame[0] != 0 && frame[0] != 1)) {
+                continue;
+            }
+            String topic = new String(frame, 1, frame.length - 1, StandardCharsets.ISO_8859_1);
+            if (frame[0] == 1) {
+                subscribed.add(topic);
+            } else {
+                subscribed.remove(topic);
+            }
+        }
+    }
+
+    @Override
+    public Set<String> subscribedTopics() {
+        return Set.copyOf(subscribed);
     }
 
     @Override

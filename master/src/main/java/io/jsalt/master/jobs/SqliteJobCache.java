@@ -1,0 +1,257 @@
+package io.jsalt.master.jobs;
+
+import io.jsalt.transport.codec.SaltPack;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded, durable job cache: {@code cachedir/jobs.sqlite}, one row per job and one per return, values
+ * as msgpack. Every write runs on one writer thread ({@code jsalt-job-cache-writer}, owner of the writer
+ * connection), so SQLite never sees two writers and never answers SQLITE_BUSY; callers wait for their write
+ * to commit, so what they saved is read back at once. Reads share a second connection, which WAL lets read
+ * while the writer writes.
+ */
+public final class SqliteJobCache implements JobCache {
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteJobCache.class);
+    private static final long CLOSE_WAIT_SECONDS = 30;
+
+    private final Path file;
+    private final Connection writer;
+    private final ExecutorService writes;
+    /** Guarded by itself: a JDBC connection serves one thread at a time. */
+    private final Connection reader;
+
+    private SqliteJobCache(Path file, Connection writer, Connection reader) {
+        this.file = file;
+        this.writer = writer;
+        this.reader = reader;
+        this.writes = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "jsalt-job-cache-writer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Opens (or creates) the cache in {@code cachedir}; a corrupt file is moved aside and a new one begun. */
+    public static SqliteJobCache open(Path cachedir) {
+        Connection writer = SqliteStore.openWriter(cachedir);
+        Connection reader;
+        try {
+            reader = SqliteStore.openReader(cachedir);
+        } catch (JobCacheException e) {
+            closeQuietly(writer);
+            throw e;
+        }
+        Path file = cachedir.resolve(SqliteStore.FILE_NAME);
+        LOG.info("job cache {}", file);
+        return new SqliteJobCache(file, writer, reader);
+    }
+
+    @Override
+    public void saveJob(Job job) {
+        byte[] arg = SaltPack.packBinType(job.arg());
+        byte[] tgt = SaltPack.packBinType(job.tgt());
+        byte[] minions = SaltPack.packBinType(job.minions());
+        write(() -> {
+            try (PreparedStatement s = writer.prepareStatement("INSERT OR REPLACE INTO jobs"
+                    + " (jid, fun, arg, tgt, tgt_type, user, minions, started_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                s.setString(1, job.jid());
+                s.setString(2, job.fun());
+                s.setBytes(3, arg);
+                s.setBytes(4, tgt);
+                s.setString(5, job.tgtType());
+                s.setString(6, job.user());
+                s.setBytes(7, minions);
+                s.setLong(8, nanos(job.started()));
+                s.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Job> job(String jid) {
+        return read(c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT jid, fun, arg, tgt, tgt_type, user, minions, started_ns"
+                    + " FROM jobs WHERE jid = ?")) {
+                s.setString(1, jid);
+                try (ResultSet rs = s.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    List<Object> listed = list(unpack(rs.getBytes(7)));
+                    List<String> minions = listed == null ? null : new ArrayList<>();
+                    if (listed != null) {
+                        listed.forEach(m -> minions.add(String.valueOf(m)));
+                    }
+                    return Optional.of(new Job(rs.getString(1), rs.getString(2), list(unpack(rs.getBytes(3))),
+                            unpack(rs.getBytes(4)), rs.getString(5), rs.getString(6), minions, instant(rs.getLong(8))));
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean saveReturn(JobReturn ret) {
+        byte[] value = SaltPack.packBinType(ret.ret());
+        return write(() -> {
+            // DO NOTHING on the UNIQUE (jid, id) constraint: a duplicate is an answer (false), not an error
+            try (PreparedStatement s = writer.prepareStatement("INSERT INTO returns"
+                    + " (jid, id, ret, retcode, success, received_ns) VALUES (?, ?, ?, ?, ?, ?)"
+                    + " ON CONFLICT (jid, id) DO NOTHING")) {
+                s.setString(1, ret.jid());
+                s.setString(2, ret.id());
+                s.setBytes(3, value);
+                s.setInt(4, ret.retcode());
+                s.setBoolean(5, ret.success());
+                s.setLong(6, nanos(ret.received()));
+                return s.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public List<JobReturn> returns(String jid) {
+        return read(c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT jid, id, ret, retcode, success, received_ns"
+                    + " FROM returns WHERE jid = ? ORDER BY seq")) {
+                s.setString(1, jid);
+                List<JobReturn> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new JobReturn(rs.getString(1), rs.getString(2), unpack(rs.getBytes(3)), rs.getInt(4),
+                                rs.getBoolean(5), instant(rs.getLong(6))));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    /**
+     * Forgets jobs started before the cutoff with all their returns, and returns for unknown jobs received
+     * before it, in one transaction: a reader never sees a job without the returns it had.
+     */
+    @Override
+    public void prune(Instant cutoff) {
+        long before = nanos(cutoff);
+        write(() -> {
+            writer.setAutoCommit(false);
+            try (PreparedStatement returns = writer.prepareStatement(
+                    "DELETE FROM returns WHERE jid IN (SELECT jid FROM jobs WHERE started_ns < ?)");
+                 PreparedStatement orphans = writer.prepareStatement("DELETE FROM returns WHERE received_ns < ?"
+                         + " AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.jid = returns.jid)");
+                 PreparedStatement jobs = writer.prepareStatement("DELETE FROM jobs WHERE started_ns < ?")) {
+                returns.setLong(1, before);
+                returns.executeUpdate();
+                orphans.setLong(1, before);
+                orphans.executeUpdate();
+                jobs.setLong(1, before);
+                int pruned = jobs.executeUpdate();
+                writer.commit();
+                if (pruned > 0) {
+                    LOG.debug("job cache: forgot {} jobs started before {}", pruned, cutoff);
+                }
+            } catch (SQLException | RuntimeException e) {
+                writer.rollback();
+                throw e;
+            } finally {
+                writer.setAutoCommit(true);
+            }
+            return null;
+        });
+    }
+
+    /** Lets the writes already asked for commit, then closes both connections. */
+    @Override
+    public void close() {
+        writes.shutdown();
+        try {
+            if (!writes.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("job cache {}: writes still pending after {} s, closing anyway", file, CLOSE_WAIT_SECONDS);
+                writes.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (reader) {
+            closeQuietly(reader);
+        }
+        closeQuietly(writer);
+    }
+
+    private interface Write<T> {
+        T run() throws SQLException;
+    }
+
+    private interface Read<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T write(Write<T> task) {
+        Future<T> done;
+        try {
+            done = writes.submit(task::run);
+        } catch (RejectedExecutionException e) {
+            throw new JobCacheException("job cache " + file + " is closed");
+        }
+        try {
+            return done.get();
+        } catch (ExecutionException e) {
+            throw new JobCacheException("job cache " + file + ": write failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobCacheException("interrupted while writing to the job cache " + file, e);
+        }
+    }
+
+    private <T> T read(Read<T> query) {
+        synchronized (reader) {
+            try {
+                return query.run(reader);
+            } catch (SQLException e) {
+                throw new JobCacheException("job cache " + file + ": read failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static Object unpack(byte[] packed) {
+        return packed == null ? null : SaltPack.unpack(packed);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object unpacked) {
+        return unpacked instanceof List<?> l ? (List<Object>) l : null;
+    }
+
+    private static long nanos(Instant at) {
+        return Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
+    }
+
+    private static Instant instant(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            LOG.warn("job cache: closing a connection failed: {}", e.getMessage());
+        }
+    }
+}

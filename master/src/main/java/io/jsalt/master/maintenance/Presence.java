@@ -1,0 +1,77 @@
+package io.jsalt.master.maintenance;
+
+import io.jsalt.config.MasterConfig;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.transport.message.Topics;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Salt's presence events, one round per maintenance round while {@code presence_events} is on. A minion is
+ * present when its key is accepted and a peer of the publish socket subscribes to its topic
+ * ({@code sha1(id)} hex): jsalt minions always do, salt-minions do under {@code zmq_filtering}, and a
+ * salt-minion without it subscribes to everything and is never seen here. Each round fires
+ * {@code salt/presence/change} {@code {"new": [...], "lost": [...]}} when the set changed since the last
+ * round, then {@code salt/presence/present} {@code {"present": [...]}}, as Salt's Maintenance does.
+ * Called from the maintenance thread only.
+ */
+public final class Presence implements Consumer<MasterConfig> {
+    private static final Logger log = LoggerFactory.getLogger(Presence.class);
+
+    private final KeyStore keys;
+    private final Supplier<Set<String>> subscribedTopics;
+    private final EventBus events;
+    /** The minions present at the last round; empty while presence_events is off, as at Salt's start. */
+    private Set<String> last = Set.of();
+
+    /**
+     * @param subscribedTopics the publish socket's topics with a subscriber now (ISO-8859-1 strings)
+     */
+    public Presence(KeyStore keys, Supplier<Set<String>> subscribedTopics, EventBus events) {
+        this.keys = keys;
+        this.subscribedTopics = subscribedTopics;
+        this.events = events;
+    }
+
+    /** One round under the configuration read now. */
+    @Override
+    public void accept(MasterConfig config) {
+        if (!config.presenceEvents()) {
+            last = Set.of();
+            return;
+        }
+        try {
+            round();
+        } catch (RuntimeException e) {
+            // a key folder that cannot be listed this round must not stop the rest of maintenance
+            log.warn("presence round skipped: {}", e.toString());
+        }
+    }
+
+    private void round() {
+        Set<String> topics = subscribedTopics.get();
+        Set<String> present = new TreeSet<>();
+        for (String id : keys.list(KeyState.ACCEPTED)) {
+            if (topics.contains(new String(Topics.ofMinion(id), StandardCharsets.ISO_8859_1))) {
+                present.add(id);
+            }
+        }
+        List<String> gained = present.stream().filter(id -> !last.contains(id)).toList();
+        List<String> lost = last.stream().filter(id -> !present.contains(id)).sorted().toList();
+        if (!gained.isEmpty() || !lost.isEmpty()) {
+            log.info("presence changed: {} new, {} lost", gained.size(), lost.size());
+            events.fire("salt/presence/change", Map.of("new", gained, "lost", lost));
+        }
+        events.fire("salt/presence/present", Map.of("present", List.copyOf(present)));
+        last = Set.copyOf(present);
+    }
+}
