@@ -7,7 +7,7 @@ import io.jsalt.cli.jsalt.JsaltCommand;
 import io.jsalt.cli.key.KeyCommand;
 import io.jsalt.cli.testing.Console;
 import io.jsalt.cli.testing.InProcessCluster;
-import io.jsalt.cli.testing.JsonReader;
+import io.jsalt.transport.codec.Json;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.minion.Minion;
 import io.jsalt.transport.codec.Wire;
@@ -113,7 +113,7 @@ class MasterAndMinionsInOneJvmTest {
         Console.Run run = jsalt("--out", "json", "--static", "-t", "20", "*", "test.ping");
         assertThat(run.exitCode()).as(run.toString()).isZero();
         @SuppressWarnings("unchecked")
-        Map<String, Object> printed = (Map<String, Object>) JsonReader.parse(run.stdout());
+        Map<String, Object> printed = (Map<String, Object>) Json.parse(run.stdout());
         assertThat(printed.keySet()).isEqualTo(ids);
         assertThat(printed.values()).containsOnly(true);
 
@@ -131,7 +131,7 @@ class MasterAndMinionsInOneJvmTest {
         Console.Run run = jsalt("--out", "json", "node-02", "test.arg", "1", "two=2");
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(JsonReader.parse(run.stdout())).isEqualTo(Map.of("node-02", Map.of("args", List.of(1L), "kwargs", Map.of("two", 2L))));
+        assertThat(Json.parse(run.stdout())).isEqualTo(Map.of("node-02", Map.of("args", List.of(1L), "kwargs", Map.of("two", 2L))));
     }
 
     @Test
@@ -179,7 +179,7 @@ class MasterAndMinionsInOneJvmTest {
 
         Console.Run run = jsalt("--out", "json", "--static", "-t", "10", "*", "test.ping");
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        assertThat(JsonReader.parse(run.stdout())).as("the rotated session key reached node-01 only")
+        assertThat(Json.parse(run.stdout())).as("the rotated session key reached node-01 only")
                 .isEqualTo(Map.of("node-01", true));
     }
 }

@@ -3,7 +3,7 @@ package io.jsalt.cli.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jsalt.cli.testing.Console;
-import io.jsalt.cli.testing.JsonReader;
+import io.jsalt.transport.codec.Json;
 import io.jsalt.cli.testing.SaltVectors;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
@@ -141,7 +141,7 @@ class KeyCommandTest {
 
         Console.Run run = key("-L", "--out", "json");
 
-        assertThat(JsonReader.parse(run.stdout())).isEqualTo(Map.of(
+        assertThat(Json.parse(run.stdout())).isEqualTo(Map.of(
                 "minions", List.of("web-1", "web-2"),
                 "minions_pre", List.of("new-1", "new-2"),
                 "minions_rejected", List.of("bad-1"),
@@ -359,7 +359,7 @@ class KeyCommandTest {
         Files.writeString(pki.resolve("master.pub"), SaltVectors.text("keys/master.pub"));
         seed(KeyState.ACCEPTED, "web-1");
 
-        Object json = JsonReader.parse(key("-F", "--out", "json").stdout());
+        Object json = Json.parse(key("-F", "--out", "json").stdout());
 
         assertThat(json).isEqualTo(Map.of(
                 "local", Map.of("master.pub", SaltVectors.saltFingerprint("master.pub")),

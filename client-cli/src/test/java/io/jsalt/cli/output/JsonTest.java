@@ -2,7 +2,6 @@ package io.jsalt.cli.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jsalt.cli.testing.JsonReader;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -53,7 +52,7 @@ class JsonTest {
         String json = Json.write(s, 4);
 
         assertThat(json).isEqualTo("\"say \\\"hi\\\"\\\\ \\n\\r\\t\\u0001 end\"");
-        assertThat(JsonReader.parse(json)).isEqualTo(s);
+        assertThat(io.jsalt.transport.codec.Json.parse(json)).isEqualTo(s);
     }
 
     @Test
@@ -87,7 +86,7 @@ class JsonTest {
     void whatItWritesParsesBackToTheSameValue() {
         Map<String, Object> value = map("m1", map("ret", List.of("a\tb", 1L, false), "n", null, "nested", map("x", List.of(map("y", "z")))));
 
-        assertThat(JsonReader.parse(Json.write(value, 4))).isEqualTo(value);
-        assertThat(JsonReader.parse(Json.write(value, 0))).isEqualTo(value);
+        assertThat(io.jsalt.transport.codec.Json.parse(Json.write(value, 4))).isEqualTo(value);
+        assertThat(io.jsalt.transport.codec.Json.parse(Json.write(value, 0))).isEqualTo(value);
     }
 }

@@ -3,7 +3,6 @@ package io.jsalt.cli.output;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jsalt.cli.testing.JsonReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +61,7 @@ class OutputtersTest {
 
         String out = printed(o -> new JsonOutputter().all(o, returns));
 
-        assertThat(JsonReader.parse(out)).isEqualTo(returns);
+        assertThat(io.jsalt.transport.codec.Json.parse(out)).isEqualTo(returns);
     }
 
     @Test

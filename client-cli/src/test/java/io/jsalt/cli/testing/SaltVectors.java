@@ -1,5 +1,6 @@
 package io.jsalt.cli.testing;
 
+import io.jsalt.transport.codec.Json;
 import io.jsalt.crypto.RsaKeys;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,7 +37,7 @@ public final class SaltVectors {
 
     @SuppressWarnings("unchecked")
     public static Map<String, Object> json(String path) {
-        return (Map<String, Object>) JsonReader.parse(new String(bytes(path), StandardCharsets.UTF_8));
+        return (Map<String, Object>) Json.parse(new String(bytes(path), StandardCharsets.UTF_8));
     }
 
     /** keys/master.pem and its public half. */

@@ -1,5 +1,6 @@
 package io.jsalt.minion.testing;
 
+import io.jsalt.transport.codec.Json;
 import io.jsalt.crypto.RsaKeys;
 import java.io.IOException;
 import java.io.InputStream;

@@ -10,7 +10,7 @@ import java.util.Map;
  * A minimal JSON reader for the vector files (the transport module has no JSON library): objects become
  * LinkedHashMap, arrays ArrayList, integers Long (BigInteger when larger), other numbers Double.
  */
-final class Json {
+public final class Json {
 
     private final String text;
     private int pos;
@@ -19,7 +19,7 @@ final class Json {
         this.text = text;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         Json json = new Json(text);
         Object value = json.value();
         json.skipSpace();

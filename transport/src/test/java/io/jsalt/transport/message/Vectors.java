@@ -1,5 +1,6 @@
 package io.jsalt.transport.message;
 
+import io.jsalt.transport.codec.Json;
 import io.jsalt.crypto.Crypticle;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.transport.codec.Wire;
