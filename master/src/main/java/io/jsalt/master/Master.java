@@ -12,6 +12,7 @@ import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
+import io.jsalt.master.ports.BorrowedTransport;
 import io.jsalt.master.ports.MWorker;
 import io.jsalt.master.ports.PortRelease;
 import io.jsalt.master.ports.PublishPort;
@@ -80,8 +81,8 @@ public final class Master implements AutoCloseable {
     private int workerServices;
 
     /**
-     * A master whose first socket context is {@code transport}; a restarted transport is made by
-     * {@link Transport#create()}. The master closes every context it used, {@code transport} included.
+     * A master whose first socket context is {@code transport}, which stays its caller's to close (it may
+     * be shared); a restarted transport is made by {@link Transport#create()} and closed by the master.
      */
     public Master(MasterConfig config, Transport transport) {
         this(config, firstThenNew(transport), MasterTimings.DEFAULT);
@@ -99,7 +100,7 @@ public final class Master implements AutoCloseable {
     }
 
     private static Supplier<Transport> firstThenNew(Transport first) {
-        AtomicReference<Transport> given = new AtomicReference<>(first);
+        AtomicReference<Transport> given = new AtomicReference<>(new BorrowedTransport(first));
         return () -> {
             Transport t = given.getAndSet(null);
             return t != null ? t : Transport.create();

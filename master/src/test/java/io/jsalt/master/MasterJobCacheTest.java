@@ -31,14 +31,14 @@ class MasterJobCacheTest {
         MasterConfig config = config(Map.of());
         Instant started = Instant.parse("2026-01-01T12:00:00Z");
         Job job = new Job("20260101120000000001", "test.ping", List.of(), "*", "glob", "root", List.of("web1"), started);
-        try (Master first = new Master(config, Transport.create())) {
+        try (Master first = new Master(config, Transport::create)) {
             first.start();
             assertThat(first.jobs()).isInstanceOf(SqliteJobCache.class);
             first.jobs().saveJob(job);
             assertThat(first.jobs().saveReturn(new JobReturn(job.jid(), "web1", true, 0, true, started))).isTrue();
         }
 
-        try (Master second = new Master(config, Transport.create())) {
+        try (Master second = new Master(config, Transport::create)) {
             second.start();
             assertThat(second.jobs().job(job.jid())).contains(job);
             assertThat(second.jobs().returns(job.jid())).extracting(JobReturn::id, JobReturn::ret)
@@ -51,7 +51,7 @@ class MasterJobCacheTest {
     @Test
     void theMemoryCacheWritesNoDatabase() throws IOException {
         MasterConfig config = config(Map.of("master_job_cache", "memory"));
-        try (Master master = new Master(config, Transport.create())) {
+        try (Master master = new Master(config, Transport::create)) {
             master.start();
             assertThat(master.jobs()).isInstanceOf(MemoryJobCache.class);
         }

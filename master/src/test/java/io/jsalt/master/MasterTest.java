@@ -176,7 +176,7 @@ class MasterTest {
     @Test
     void closeReleasesThePortsSoASecondMasterCanStartOnThem() throws Exception {
         MasterConfig config = config(false);
-        Master first = new Master(config, Transport.create());
+        Master first = new Master(config, Transport::create);
         first.start();
         assertThat(first.publishPort()).isEqualTo(publishPort);
         assertThat(first.requestPort()).isEqualTo(retPort);
@@ -200,7 +200,7 @@ class MasterTest {
     void aMasterThatCannotBindItsRequestPortReleasesWhatItOpened() throws Exception {
         MasterConfig config = config(false);
         try (ServerSocket taken = new ServerSocket(retPort, 50, InetAddress.getLoopbackAddress())) {
-            Master master = new Master(config, Transport.create());
+            Master master = new Master(config, Transport::create);
             assertThatThrownBy(master::start).isInstanceOf(TransportException.class);
         }
 
@@ -239,7 +239,7 @@ class MasterTest {
 
     /** A master with a socket context of its own, which it closes; {@link #transport} is the hand-made minion's. */
     private Master start(MasterConfig config) {
-        Master master = new Master(config, Transport.create());
+        Master master = new Master(config, Transport::create);
         master.start();
         toClose.add(master);
         return master;

@@ -57,7 +57,7 @@ class PresenceEventsTest {
         Path pem = config.pkiDir().resolve("master.pem");
         Files.writeString(pem, TestKeys.masterPrivatePem());
         Files.setPosixFilePermissions(pem, PosixFilePermissions.fromString("r--------"));
-        master = new Master(config, Transport.create());
+        master = new Master(config, Transport::create);
         master.events().addListener(events);
         master.start();
         for (String id : List.of("alpha", "beta", "ghost")) {

@@ -91,6 +91,19 @@ public final class ReturnOutbox {
      * outbox is full (both logged).
      */
     public Optional<Entry> put(String jid, Map<String, Object> load) {
+        // a job interrupted at shutdown still gets its return kept: an interrupt flag would make the
+        // file channel close itself (ClosedByInterruptException), so it is set aside for the write
+        boolean interrupted = Thread.interrupted();
+        try {
+            return write(jid, load);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Optional<Entry> write(String jid, Map<String, Object> load) {
         if (!acceptsJid(jid)) {
             log.warn("return of a job with a malformed jid not kept for later");
             return Optional.empty();
