@@ -55,6 +55,26 @@ public final class KeyStore {
         return Optional.empty();
     }
 
+    /** An id's key as read in one pass: its state and the PEM that was in that state's folder. */
+    public record StoredKey(KeyState state, String pem) {}
+
+    /**
+     * The state and key of an id, read together so a concurrent accept/reject (an atomic rename
+     * between folders) cannot pair one state with another's file. A key caught mid-rename is looked
+     * for once more before the id counts as unknown.
+     */
+    public Optional<StoredKey> lookup(String id) {
+        for (int pass = 0; pass < 2; pass++) {
+            for (KeyState s : KeyState.values()) {
+                Optional<String> pem = pem(s, id);
+                if (pem.isPresent()) {
+                    return Optional.of(new StoredKey(s, pem.get()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     public Optional<String> pem(KeyState state, String id) {
         Path f = file(state, id);
         try {

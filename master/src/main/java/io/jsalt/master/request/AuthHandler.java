@@ -21,6 +21,7 @@ import java.security.PublicKey;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +82,8 @@ public final class AuthHandler implements ClearCommand {
         }
         String pem = RsaKeys.publicKeyPem(minionPub);
         Policy p = policy.get();
-        KeyState state = keys.stateOf(id).orElse(null);
+        Optional<KeyStore.StoredKey> stored = keys.lookup(id);
+        KeyState state = stored.map(KeyStore.StoredKey::state).orElse(null);
         if (p.maxMinions() > 0 && state != KeyState.ACCEPTED && keys.list(KeyState.ACCEPTED).size() >= p.maxMinions()) {
             fire(id, "full", false, pem);
             return AuthReply.of(Outcome.FULL, req.nonce());
@@ -96,8 +98,7 @@ public final class AuthHandler implements ClearCommand {
             return AuthReply.of(Outcome.REJECTED, req.nonce());
         }
         if (state == KeyState.ACCEPTED || state == KeyState.PENDING) {
-            String stored = keys.pem(state, id).orElse("");
-            if (!sameKey(stored, minionPub)) {
+            if (!sameKey(stored.get().pem(), minionPub)) {
                 keys.store(KeyState.DENIED, id, pem);
                 fire(id, "denied", false, pem);
                 log.warn("sign-in denied for {}: its key differs from the {} key on file", id, state.label());
