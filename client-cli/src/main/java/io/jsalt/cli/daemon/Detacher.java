@@ -87,7 +87,7 @@ final class Detacher {
                 err.println("ERROR: " + name + " stopped while starting (exit code " + code + ")" + logTail(logSizeBefore));
                 return code == 0 ? ExitCode.SOFTWARE : ExitCode.of(code);
             }
-            Thread.sleep(POLL_MILLIS);
+            Thread.sleep(POLL_MILLIS); // the detached child tells nothing until its pid file appears: poll for it
         }
         child.destroy();
         err.println("ERROR: " + name + " was not up after " + startTimeout.toSeconds() + " s (no pid in " + pidFile

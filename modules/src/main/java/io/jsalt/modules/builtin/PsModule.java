@@ -268,6 +268,6 @@ public final class PsModule implements ExecutionModule {
         if (seconds < 0 || seconds > 3600) {
             throw new CommandExecutionException("interval must be between 0 and 3600 seconds, got " + seconds);
         }
-        Thread.sleep((long) (seconds * 1000));
+        Thread.sleep((long) (seconds * 1000)); // the sampling interval itself, as psutil waits between two CPU readings
     }
 }
