@@ -2,7 +2,7 @@ package io.jsalt.cli.jsalt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jsalt.cli.testing.SaltVectors;
+import io.jsalt.minion.testing.SaltVectors;
 import io.jsalt.transport.codec.SaltPack;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jsalt.cli.testing.Console;
 import io.jsalt.transport.codec.Json;
-import io.jsalt.cli.testing.SaltVectors;
+import io.jsalt.minion.testing.SaltVectors;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import java.io.ByteArrayInputStream;

@@ -1,5 +1,6 @@
 package io.jsalt.cli.testing;
 
+import io.jsalt.minion.testing.SaltVectors;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.config.MinionConfig;
 import io.jsalt.master.Master;
