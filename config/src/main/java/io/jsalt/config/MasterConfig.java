@@ -1,7 +1,10 @@
 package io.jsalt.config;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -28,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * @param daemon            pid file, graceful stop and log file settings
  * @param supervision       how the master restarts its components
  * @param masterJobCache    {@code master_job_cache}: where jobs and returns are kept, one of {@link #JOB_CACHES}
+ * @param nodegroups        {@code nodegroups}: name to a compound target string or a list of minion ids
+ * @param fileRoots         {@code file_roots}: saltenv to the folders the file server reads, in order
+ * @param fileBufferSize    {@code file_buffer_size}: bytes per {@code _serve_file} chunk
  */
 public record MasterConfig(
         Path configDir,
@@ -56,7 +62,10 @@ public record MasterConfig(
         boolean presenceEvents,
         DaemonConfig daemon,
         Supervision supervision,
-        String masterJobCache) {
+        String masterJobCache,
+        Map<String, Object> nodegroups,
+        Map<String, List<Path>> fileRoots,
+        int fileBufferSize) {
 
     /**
      * Restarts of a dead component: after {@code component_restart_max} restarts within
@@ -91,6 +100,8 @@ public record MasterConfig(
         Objects.requireNonNull(logFile, "logFile");
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(masterJobCache, "masterJobCache");
+        nodegroups = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(nodegroups, "nodegroups")));
+        fileRoots = Map.copyOf(Objects.requireNonNull(fileRoots, "fileRoots"));
     }
 
     /** Reads {@code configDir/master}; a missing file gives the defaults. Warns once per unknown key. */
@@ -151,7 +162,10 @@ public record MasterConfig(
                 config.bool("presence_events", false),
                 DaemonConfig.read(config, root, "/var/run/jsalt/jsalt-master.pid", logLevel),
                 Supervision.read(config),
-                jobCache(config));
+                jobCache(config),
+                config.map("nodegroups"),
+                FileRoots.read(config, root),
+                config.integer("file_buffer_size", 262_144, 1_024, 64 * 1_048_576));
     }
 
     /** {@code master_job_cache}, in any case; anything but a known cache is refused with the choices. */

@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * @param returnRetryTimerMax    {@code return_retry_timer_max}: upper bound of the random retry delay
  * @param reconDefault           {@code recon_default}: milliseconds before reconnecting to the master
  * @param reconMax               {@code recon_max}: milliseconds, the reconnect back-off's bound
+ * @param extensionModules       {@code extension_modules}: where synced custom modules live; default cachedir/extmods
  */
 public record MinionConfig(
         Path configDir,
@@ -66,7 +67,8 @@ public record MinionConfig(
         int reconMax,
         boolean reconRandomize,
         DaemonConfig daemon,
-        Map<String, Object> schedule) {
+        Map<String, Object> schedule,
+        Path extensionModules) {
 
     /** The name of the file inside the config folder. */
     public static final String FILE_NAME = "minion";
@@ -91,6 +93,12 @@ public record MinionConfig(
         grains = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(grains, "grains")));
         schedule = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(schedule, "schedule")));
         Objects.requireNonNull(daemon, "daemon");
+        Objects.requireNonNull(extensionModules, "extensionModules");
+    }
+
+    /** Salt's minion grains file, {@code <configDir>/grains}: grains set by grains.setval and friends. */
+    public Path grainsFile() {
+        return configDir.resolve("grains");
     }
 
     /** Reads {@code configDir/minion}; a missing file gives the defaults. Warns once per unknown key. */
@@ -130,6 +138,7 @@ public record MinionConfig(
         double acceptanceWaitTime = config.positiveNumber("acceptance_wait_time", 10, DAY);
         double acceptanceWaitTimeMax = config.number("acceptance_wait_time_max", 0, 0, DAY);
         String logLevel = LogLevel.read(config, "log_level", LogLevel.WARNING).saltName();
+        Path cachedir = config.path("cachedir", root, "/var/cache/jsalt/minion");
         return new MinionConfig(
                 configDir,
                 id(config),
@@ -138,7 +147,7 @@ public record MinionConfig(
                 publishPort,
                 root,
                 config.path("pki_dir", root, "/etc/jsalt/pki/minion"),
-                config.path("cachedir", root, "/var/cache/jsalt/minion"),
+                cachedir,
                 config.path("sock_dir", root, DEFAULT_SOCK_DIR),
                 config.path("log_file", root, "/var/log/jsalt/minion"),
                 logLevel,
@@ -160,7 +169,8 @@ public record MinionConfig(
                 config.bool("recon_randomize", true),
                 // in sock_dir, so that several minions sharing a root_dir (a test, the demo) do not share a pid file
                 DaemonConfig.read(config, root, config.string("sock_dir", DEFAULT_SOCK_DIR) + "/jsalt-minion.pid", logLevel),
-                config.map("schedule"));
+                config.map("schedule"),
+                config.path("extension_modules", root, cachedir.resolve("extmods").toString()));
     }
 
     private static String id(ConfigFile config) {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,7 +83,8 @@ class MasterConfigTest {
                 Path.of("/var/run/jsalt/master"), Path.of("/var/log/jsalt/master"), "debug", true, true, 100, 30, 0,
                 3600, false, false, true, 5, false, 20, false,
                 new DaemonConfig(Path.of("/var/run/jsalt/jsalt-master.pid"), 10, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 5),
-                new MasterConfig.Supervision(5, 60, false), "memory"));
+                new MasterConfig.Supervision(5, 60, false), "memory", Map.of(),
+                Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144));
     }
 
     @Test
@@ -186,12 +189,12 @@ class MasterConfigTest {
 
     @Test
     void unknownKeysAreReportedNotFatal() throws IOException {
-        Files.writeString(dir.resolve("master"), "file_roots:\n  base: [/srv/salt]\ntimeout: 9\nfoo: bar\n");
+        Files.writeString(dir.resolve("master"), "ext_pillar: []\ntimeout: 9\nfoo: bar\n");
         ConfigFile file = ConfigFile.load(dir.resolve("master"));
         MasterConfig master = MasterConfig.from(file);
         assertThat(master.timeout()).isEqualTo(9);
         assertThat(master.configDir()).isEqualTo(dir.toAbsolutePath());
-        assertThat(file.unknownKeys()).containsExactly("file_roots", "foo");
+        assertThat(file.unknownKeys()).containsExactly("ext_pillar", "foo");
     }
 
     @Test
@@ -210,5 +213,28 @@ class MasterConfigTest {
         assertThatThrownBy(() -> MasterConfig.builder(sandbox).set("publish_prot", 1).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("publish_prot: expected a key MasterConfig knows");
+    }
+
+    @Test
+    void nodegroupsAndFileRootsAreReadWithFileRootsUnderRootDir() throws IOException {
+        MasterConfig master = load("""
+                root_dir: /tmp/sb
+                nodegroups:
+                  web: 'web* or G@role:web'
+                  pair: [a, b]
+                file_roots:
+                  base: [/srv/jsalt, /srv/extra]
+                  dev: /srv/dev
+                file_buffer_size: 4096
+                """);
+        assertThat(master.nodegroups()).containsEntry("web", "web* or G@role:web").containsEntry("pair", List.of("a", "b"));
+        assertThat(master.fileRoots()).containsEntry("base", List.of(Path.of("/tmp/sb/srv/jsalt"), Path.of("/tmp/sb/srv/extra")))
+                .containsEntry("dev", List.of(Path.of("/tmp/sb/srv/dev")));
+        assertThat(master.fileBufferSize()).isEqualTo(4096);
+    }
+
+    @Test
+    void aRelativeFileRootIsRefusedNamingTheKey() {
+        assertThatThrownBy(() -> load("file_roots: {base: [srv]}\n")).isInstanceOf(ConfigException.class).hasMessageContaining("file_roots");
     }
 }

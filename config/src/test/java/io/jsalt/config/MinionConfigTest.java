@@ -272,4 +272,12 @@ class MinionConfigTest {
         MinionConfig minion = MinionConfig.builder(dir).id("m1").grains(Map.of("os", "Linux")).build();
         assertThatThrownBy(() -> minion.grains().put("os", "Windows")).isInstanceOf(UnsupportedOperationException.class);
     }
+
+    @Test
+    void extensionModulesDefaultsToExtmodsInTheCachedirAndTheGrainsFileSitsInTheConfigFolder() throws IOException {
+        MinionConfig minion = load("root_dir: /tmp/sb\ncachedir: /var/cache/m\n");
+        assertThat(minion.extensionModules()).isEqualTo(Path.of("/tmp/sb/var/cache/m/extmods"));
+        assertThat(minion.grainsFile()).isEqualTo(minion.configDir().resolve("grains"));
+        assertThat(load("extension_modules: /opt/ext\n").extensionModules()).isEqualTo(Path.of("/opt/ext"));
+    }
 }
