@@ -1,7 +1,5 @@
 package io.jsalt.transport.message;
 
-import io.jsalt.crypto.Rsa;
-import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
 import java.security.PrivateKey;
 import java.security.PublicKey;
@@ -33,9 +31,7 @@ public record ReturnLoad(String id, String jid, String fun, List<Object> funArgs
 
     /** The load with its {@code sig}. */
     public Map<String, Object> toSignedLoad(PrivateKey minionKey) {
-        Map<String, Object> m = toLoad();
-        m.put("sig", Rsa.sign(minionKey, SaltPack.packBinType(m)));
-        return m;
+        return MinionSignature.sign(toLoad(), minionKey);
     }
 
     public static ReturnLoad fromLoad(Map<String, Object> m) {
@@ -50,12 +46,6 @@ public record ReturnLoad(String id, String jid, String fun, List<Object> funArgs
      * false when it is absent or does not verify with {@code minionKey}.
      */
     public static boolean signatureValid(Map<String, Object> load, PublicKey minionKey) {
-        Object sig = load.get("sig");
-        if (sig == null) {
-            return false;
-        }
-        Map<String, Object> unsigned = new LinkedHashMap<>(load);
-        unsigned.remove("sig");
-        return Rsa.verify(minionKey, SaltPack.packBinType(unsigned), Wire.asBytes(sig));
+        return MinionSignature.valid(load, minionKey);
     }
 }

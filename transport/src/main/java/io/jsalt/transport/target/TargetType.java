@@ -2,11 +2,16 @@ package io.jsalt.transport.target;
 
 import java.util.Optional;
 
-/** The {@code tgt_type} values jsalt matches today, with Salt's wire names. */
+/** The {@code tgt_type} values jsalt matches, with Salt's wire names. */
 public enum TargetType {
     GLOB("glob"),
     PCRE("pcre"),
-    LIST("list");
+    LIST("list"),
+    GRAIN("grain"),
+    GRAIN_PCRE("grain_pcre"),
+    IPCIDR("ipcidr"),
+    COMPOUND("compound"),
+    NODEGROUP("nodegroup");
 
     private final String wireName;
 
@@ -16,6 +21,11 @@ public enum TargetType {
 
     public String wireName() {
         return wireName;
+    }
+
+    /** Whether deciding this type can need a minion's grains (a compound may or may not). */
+    public boolean mayNeedGrains() {
+        return this == GRAIN || this == GRAIN_PCRE || this == IPCIDR || this == COMPOUND || this == NODEGROUP;
     }
 
     public static Optional<TargetType> fromWire(String name) {

@@ -7,6 +7,12 @@ import org.zeromq.ZMQ;
 final class Endpoints {
     /** JeroMQ 0.6.0 sometimes stalls a connecting socket in the ZMTP handshake: give up and retry. */
     static final int HANDSHAKE_IVL_MS = 2000;
+    /**
+     * Pending connections a bound socket lets the kernel queue: Salt's zmq_backlog default. With JeroMQ's
+     * 100, thousands of minions connecting at once (a master start) overflow the queue and wait out TCP's
+     * SYN back-off (seconds, doubling) before they can subscribe.
+     */
+    static final int BACKLOG = 1000;
 
     private Endpoints() {}
 
@@ -28,6 +34,7 @@ final class Endpoints {
     /** Binds, turning JeroMQ's exception into one that names the endpoint; returns the bound port. */
     static int bind(ZMQ.Socket socket, String host, int port) {
         String endpoint = tcp(host, port);
+        socket.setBacklog(BACKLOG);
         try {
             if (port == 0) {
                 return socket.bindToRandomPort(endpoint.substring(0, endpoint.lastIndexOf(':')));

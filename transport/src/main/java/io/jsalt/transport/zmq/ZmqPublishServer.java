@@ -42,6 +42,8 @@ final class ZmqPublishServer implements PublishServer {
         pub.setLinger(0);
         pub.setSndHWM(100_000);
         pub.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
+        // subscribers only send topic (un)subscriptions: a few bytes, never worth a large allocation
+        pub.setMaxMsgSize(64 * 1024);
         try {
             this.port = Endpoints.bind(pub, host, requestedPort);
         } catch (RuntimeException e) {

@@ -4,31 +4,64 @@ import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestTimeoutException;
 import io.jsalt.transport.TransportException;
 import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
  * A REQ socket to the master's request port, as Salt's minion uses. A REQ socket that missed its reply
- * is stuck, so a timeout closes it and the next request gets a fresh one. Requests are serialised by a
- * lock; the socket is only touched while holding it.
+ * is stuck, so a timeout closes it and the next request gets a fresh one; with {@link #closeWhenIdle} the
+ * socket is also closed (by the transport's idle timer) once unused for that long. Requests are serialised
+ * by a lock; the socket is only touched while holding it. The idle timer never waits for the lock: a
+ * client busy with a request is not idle, and the timer serves every client of the transport.
  */
 final class ZmqRequestClient implements RequestClient {
     private final ZContext context;
     private final String endpoint;
+    private final IdleTimer idleTimer;
+    private final ReentrantLock lock = new ReentrantLock();
     private ZMQ.Socket socket;
     private boolean closed;
+    private long idleCloseMs = -1;
+    /** Counts the requests made; an idle check closes the socket only if none came since it was scheduled. */
+    private long uses;
 
-    ZmqRequestClient(ZContext context, String endpoint) {
+    ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer) {
         this.context = context;
         this.endpoint = endpoint;
+        this.idleTimer = idleTimer;
     }
 
     @Override
-    public synchronized byte[] request(byte[] payload, Duration timeout) {
-        if (closed) {
-            throw new TransportException("request client to " + endpoint + " is closed");
+    public void closeWhenIdle(Duration idle) {
+        lock.lock();
+        try {
+            idleCloseMs = Math.max(0, idle.toMillis());
+        } finally {
+            lock.unlock();
         }
+    }
+
+    @Override
+    public byte[] request(byte[] payload, Duration timeout) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new TransportException("request client to " + endpoint + " is closed");
+            }
+            uses++;
+            try {
+                return exchange(payload, timeout);
+            } finally {
+                scheduleIdleClose();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private byte[] exchange(byte[] payload, Duration timeout) {
         ZMQ.Socket s = socket();
         if (!s.send(payload, 0)) {
             discardSocket();
@@ -57,6 +90,41 @@ final class ZmqRequestClient implements RequestClient {
         }
     }
 
+    private void scheduleIdleClose() {
+        if (socket == null || idleCloseMs < 0) {
+            return;
+        }
+        if (idleCloseMs == 0) {
+            discardSocket();
+            return;
+        }
+        long scheduledAt = uses;
+        idleTimer.schedule(() -> closeIfUnusedSince(scheduledAt), idleCloseMs);
+    }
+
+    private void closeIfUnusedSince(long scheduledAt) {
+        if (!lock.tryLock()) {
+            return; // in use: that request schedules the next check
+        }
+        try {
+            if (uses == scheduledAt) {
+                discardSocket();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether a socket (and so a connection to the master) is open now; for tests. */
+    boolean isConnected() {
+        lock.lock();
+        try {
+            return socket != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private ZMQ.Socket socket() {
         if (socket == null) {
             socket = context.createSocket(SocketType.REQ);
@@ -74,8 +142,13 @@ final class ZmqRequestClient implements RequestClient {
     }
 
     @Override
-    public synchronized void close() {
-        closed = true;
-        discardSocket();
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            discardSocket();
+        } finally {
+            lock.unlock();
+        }
     }
 }

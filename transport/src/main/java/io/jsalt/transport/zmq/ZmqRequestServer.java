@@ -3,7 +3,11 @@ package io.jsalt.transport.zmq;
 import io.jsalt.transport.HealthProbe;
 import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestServer;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -15,17 +19,33 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * ROUTER on the request port, proxied to a pool of REP workers over inproc (Salt's ReqServer and
- * MWorkers). The router thread owns the ROUTER and DEALER; each worker thread owns its REP. The proxy
- * only forwards well-formed REQ envelopes {@code [identity, "", payload]}: anything else is logged once
- * and dropped, so a hostile client cannot wedge a worker. A {@link HealthProbe} is answered by the router
- * itself. Each worker has its own stop flag so that the
- * pool can be resized and a dead worker restarted while the others serve.
+ * ROUTER on the request port, feeding a pool of MWorker threads over inproc (Salt's ReqServer and MWorkers).
+ * Unlike Salt's DEALER proxy, which deals requests round-robin even to a busy worker, the router hands a
+ * request only to a worker that has said it is idle, and queues the rest: a slow request (a runner waiting
+ * for minions) then never holds up the returns that queue behind it. The router thread owns the ROUTER and
+ * the inproc backend; each worker thread owns its DEALER. Only well-formed REQ envelopes
+ * {@code [identity, "", payload]} are accepted: anything else is logged and dropped, so a hostile client
+ * cannot wedge a worker. A {@link HealthProbe} is answered by the router itself, even when every worker is
+ * busy. Each worker has its own stop flag so that the pool can be resized and a dead worker restarted while
+ * the others serve.
  */
 final class ZmqRequestServer implements RequestServer {
     private static final Logger log = LoggerFactory.getLogger(ZmqRequestServer.class);
     private static final int POLL_MS = 100;
     private static final long CLOSE_WAIT_MS = 2000;
+    /** Requests waiting for a worker; beyond this the newest is dropped and its client retries, as on a timeout. */
+    private static final int MAX_QUEUED = 100_000;
+    private static final byte[] EMPTY = new byte[0];
+    /** Worker to router: ready for a request. */
+    private static final byte[] READY = {1};
+    /** Worker to router: leaving; router to worker: nothing more will be sent to you. */
+    private static final byte[] BYE = {2};
+    /**
+     * The largest request accepted, checked by the decoder before it allocates: anyone may connect to the
+     * request port, and a frame declaring gigabytes must not be allocated. A return is the largest legitimate
+     * request (cmd output is capped at 1 MiB by the minion).
+     */
+    static final long MAX_REQUEST_BYTES = 64L * 1024 * 1024;
 
     private final ZContext context;
     private final String backend = "inproc://jsalt-workers-" + UUID.randomUUID();
@@ -50,40 +70,46 @@ final class ZmqRequestServer implements RequestServer {
 
     private void startRouter(String host, int requestedPort) {
         ZMQ.Socket routerSocket = context.createSocket(SocketType.ROUTER);
-        ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);
+        ZMQ.Socket workers = context.createSocket(SocketType.ROUTER);
         try {
             routerSocket.setLinger(0);
             routerSocket.setRcvHWM(100_000);
             routerSocket.setSndHWM(100_000);
             routerSocket.setRouterMandatory(false);
             routerSocket.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
-            dealer.setLinger(0);
+            routerSocket.setMaxMsgSize(MAX_REQUEST_BYTES);
+            workers.setLinger(0);
             port = Endpoints.bind(routerSocket, host, requestedPort);
-            dealer.bind(backend);
+            workers.bind(backend);
         } catch (RuntimeException e) {
             context.destroySocket(routerSocket);
-            context.destroySocket(dealer);
+            context.destroySocket(workers);
             throw e;
         }
-        router = new Thread(() -> route(routerSocket, dealer), "jsalt-req-router-" + port);
+        router = new Thread(() -> route(routerSocket, workers), "jsalt-req-router-" + port);
         router.setDaemon(true);
         router.start();
     }
 
-    private void route(ZMQ.Socket routerSocket, ZMQ.Socket dealer) {
+    private void route(ZMQ.Socket routerSocket, ZMQ.Socket workers) {
         ZMQ.Poller poller = context.createPoller(2);
         poller.register(routerSocket, ZMQ.Poller.POLLIN);
-        poller.register(dealer, ZMQ.Poller.POLLIN);
+        poller.register(workers, ZMQ.Poller.POLLIN);
+        Deque<ByteBuffer> idle = new ArrayDeque<>();
+        Deque<List<byte[]>> queued = new ArrayDeque<>();
         try {
             while (running && !Thread.currentThread().isInterrupted()) {
                 if (poller.poll(POLL_MS) < 0) {
                     break;
                 }
-                if (poller.pollin(0)) {
-                    forwardRequest(routerSocket, dealer);
-                }
                 if (poller.pollin(1)) {
-                    forwardAll(dealer, routerSocket);
+                    fromWorker(receiveAll(workers), workers, routerSocket, idle);
+                }
+                if (poller.pollin(0)) {
+                    fromClient(receiveAll(routerSocket), routerSocket, queued);
+                }
+                while (!idle.isEmpty() && !queued.isEmpty()) {
+                    sendAll(workers, idle.poll().array(), EMPTY, queued.poll());
                 }
             }
         } catch (RuntimeException e) {
@@ -93,31 +119,47 @@ final class ZmqRequestServer implements RequestServer {
         } finally {
             poller.close();
             context.destroySocket(routerSocket);
-            context.destroySocket(dealer);
+            context.destroySocket(workers);
         }
     }
 
-    private void forwardRequest(ZMQ.Socket routerSocket, ZMQ.Socket dealer) {
-        List<byte[]> frames = receiveAll(routerSocket);
+    /** {@code [worker, "", READY | BYE | client, "", reply]}: a reply goes back out and its worker is idle again. */
+    private void fromWorker(List<byte[]> frames, ZMQ.Socket workers, ZMQ.Socket routerSocket, Deque<ByteBuffer> idle) {
+        ByteBuffer worker = ByteBuffer.wrap(frames.get(0));
+        List<byte[]> body = frames.subList(2, frames.size());
+        if (body.size() == 1 && Arrays.equals(body.get(0), BYE)) {
+            idle.remove(worker);
+            sendAll(workers, frames.get(0), EMPTY, List.of(BYE));
+            return;
+        }
+        if (body.size() == 3) {
+            sendAll(routerSocket, body.get(0), EMPTY, List.of(body.get(2)));
+        }
+        idle.add(worker);
+    }
+
+    private void fromClient(List<byte[]> frames, ZMQ.Socket routerSocket, Deque<List<byte[]>> queued) {
         if (frames.size() != 3 || frames.get(1).length != 0) {
             log.warn("dropped a malformed request on port {}: {} frames, not a REQ envelope", port, frames.size());
             return;
         }
         if (HealthProbe.isProbe(frames.get(2))) {
-            routerSocket.send(frames.get(0), ZMQ.SNDMORE);
-            routerSocket.send(frames.get(1), ZMQ.SNDMORE);
-            routerSocket.send(HealthProbe.answer(), 0);
+            sendAll(routerSocket, frames.get(0), EMPTY, List.of(HealthProbe.answer()));
             return;
         }
-        for (int i = 0; i < frames.size(); i++) {
-            dealer.send(frames.get(i), i < frames.size() - 1 ? ZMQ.SNDMORE : 0);
+        if (queued.size() >= MAX_QUEUED) {
+            log.warn("dropped a request on port {}: {} requests already wait for a worker", port, queued.size());
+            return;
         }
+        queued.add(frames);
     }
 
-    private static void forwardAll(ZMQ.Socket from, ZMQ.Socket to) {
-        List<byte[]> frames = receiveAll(from);
-        for (int i = 0; i < frames.size(); i++) {
-            to.send(frames.get(i), i < frames.size() - 1 ? ZMQ.SNDMORE : 0);
+    /** Sends {@code [address, delimiter, rest...]} as one message. */
+    private static void sendAll(ZMQ.Socket socket, byte[] address, byte[] delimiter, List<byte[]> rest) {
+        socket.send(address, ZMQ.SNDMORE);
+        socket.send(delimiter, rest.isEmpty() ? 0 : ZMQ.SNDMORE);
+        for (int i = 0; i < rest.size(); i++) {
+            socket.send(rest.get(i), i < rest.size() - 1 ? ZMQ.SNDMORE : 0);
         }
     }
 
@@ -198,7 +240,10 @@ final class ZmqRequestServer implements RequestServer {
         }
     }
 
-    /** One MWorker: a thread owning one REP socket on the inproc backend. */
+    /**
+     * One MWorker: a thread owning one DEALER on the inproc backend. It says READY, then answers one request
+     * at a time; leaving, it says BYE and serves what was already sent to it until the router confirms.
+     */
     private final class Worker {
         final Thread thread;
         final CountDownLatch connected = new CountDownLatch(1);
@@ -219,26 +264,65 @@ final class ZmqRequestServer implements RequestServer {
         }
 
         private void work() {
-            ZMQ.Socket rep = context.createSocket(SocketType.REP);
-            rep.setLinger(0);
-            rep.setReceiveTimeOut(POLL_MS);
-            rep.connect(backend);
+            ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);
+            dealer.setLinger(0);
+            dealer.setReceiveTimeOut(POLL_MS);
+            dealer.connect(backend);
             connected.countDown();
             try {
+                sendAll(dealer, EMPTY, READY, List.of());
                 while (running && ZmqRequestServer.this.running) {
-                    byte[] request = rep.recv(0);
-                    if (request == null) {
-                        continue;
-                    }
-                    rep.send(answer(request), 0);
+                    serveOne(dealer);
                 }
+                leave(dealer);
             } catch (RuntimeException | Error e) {
                 // the thread ends; the master's process manager sees it dead and starts another
                 if (running && ZmqRequestServer.this.running) {
                     log.error("worker {} stopped: {}", thread.getName(), e.toString());
+                    sendQuietly(dealer, BYE);
                 }
             } finally {
-                context.destroySocket(rep);
+                context.destroySocket(dealer);
+            }
+        }
+
+        /** Answers the request that arrives within the poll interval, if any; true when the router said BYE. */
+        private boolean serveOne(ZMQ.Socket dealer) {
+            byte[] first = dealer.recv(0);
+            if (first == null) {
+                return false;
+            }
+            List<byte[]> frames = new ArrayList<>(4);
+            frames.add(first);
+            while (dealer.hasReceiveMore()) {
+                frames.add(dealer.recv(0));
+            }
+            // ["", client, "", payload] or ["", BYE]
+            if (frames.size() == 2 && Arrays.equals(frames.get(1), BYE)) {
+                return true;
+            }
+            sendAll(dealer, EMPTY, frames.get(1), List.of(EMPTY, answer(frames.get(3))));
+            return false;
+        }
+
+        private void leave(ZMQ.Socket dealer) {
+            if (!ZmqRequestServer.this.running) {
+                return;
+            }
+            sendAll(dealer, EMPTY, BYE, List.of());
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
+            while (System.nanoTime() < deadline && ZmqRequestServer.this.running) {
+                if (serveOne(dealer)) {
+                    return;
+                }
+            }
+        }
+
+        private void sendQuietly(ZMQ.Socket dealer, byte[] signal) {
+            try {
+                sendAll(dealer, EMPTY, signal, List.of());
+            } catch (RuntimeException ignored) {
+                // the router learns nothing; it never gives this worker another request anyway
             }
         }
     }

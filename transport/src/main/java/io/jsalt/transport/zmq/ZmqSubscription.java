@@ -3,7 +3,11 @@ package io.jsalt.transport.zmq;
 import io.jsalt.transport.ConnectionListener;
 import io.jsalt.transport.PublicationListener;
 import io.jsalt.transport.Subscription;
+import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
@@ -11,78 +15,79 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * A SUB socket owned by its own receiver thread, which hands each payload frame to the listener and the
- * socket monitor's handshake and disconnect events to the connection listener.
+ * A SUB socket and its monitor, owned by a {@link SubscriptionLoop} thread shared with other subscriptions
+ * of the same transport (a JVM hosting thousands of minions cannot spend a thread on each). The loop
+ * thread creates, reads and closes the sockets, hands each payload frame to the listener and the socket
+ * monitor's handshake and disconnect events to the connection listener; listeners run on that thread and
+ * must only hand the work on.
  */
 final class ZmqSubscription implements Subscription {
     private static final Logger log = LoggerFactory.getLogger(ZmqSubscription.class);
+    /** Frames read from one socket per turn of the loop, so one busy publisher cannot starve the others. */
+    private static final int FRAMES_PER_TURN = 64;
 
-    private final ZContext context;
     private final String endpoint;
     private final List<byte[]> topics;
     private final PublicationListener listener;
-    private final Thread receiver;
-    private final java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
-    private final String monitorEndpoint = "inproc://jsalt-sub-monitor-" + java.util.UUID.randomUUID();
-    private volatile boolean running = true;
+    private final SubscriptionLoop loop;
+    private final CountDownLatch connected = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+    private final String monitorEndpoint = "inproc://jsalt-sub-monitor-" + UUID.randomUUID();
+    private volatile boolean closed;
     private volatile ConnectionListener connectionListener;
+    // touched by the loop thread only
+    private ZMQ.Socket sub;
+    private ZMQ.Socket monitor;
 
-    private ZmqSubscription(ZContext context, String endpoint, List<byte[]> topics, PublicationListener listener) {
-        this.context = context;
+    private ZmqSubscription(String endpoint, List<byte[]> topics, PublicationListener listener, SubscriptionLoop loop) {
         this.endpoint = endpoint;
         this.topics = List.copyOf(topics);
         this.listener = listener;
-        this.receiver = new Thread(this::receive, "jsalt-sub-" + endpoint);
-        receiver.setDaemon(true);
+        this.loop = loop;
     }
 
-    static ZmqSubscription start(ZContext context, String endpoint, List<byte[]> topics, PublicationListener listener) {
-        ZmqSubscription s = new ZmqSubscription(context, endpoint, topics, listener);
-        s.receiver.start();
+    static ZmqSubscription start(SubscriptionLoop loop, String endpoint, List<byte[]> topics, PublicationListener listener) {
+        ZmqSubscription s = new ZmqSubscription(endpoint, topics, listener, loop);
+        loop.add(s);
         return s;
     }
 
-    private void receive() {
-        ZMQ.Socket sub = context.createSocket(SocketType.SUB);
-        ZMQ.Socket monitor = context.createSocket(SocketType.PAIR);
-        ZMQ.Poller poller = context.createPoller(2);
-        try {
-            Endpoints.prepareConnecting(sub);
-            sub.setRcvHWM(100_000);
-            if (topics.isEmpty()) {
-                sub.subscribe(new byte[0]);
-            } else {
-                topics.forEach(sub::subscribe);
-            }
-            sub.monitor(monitorEndpoint, ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
-            monitor.connect(monitorEndpoint);
-            sub.connect(endpoint);
-            poller.register(sub, ZMQ.Poller.POLLIN);
-            poller.register(monitor, ZMQ.Poller.POLLIN);
-            while (running) {
-                if (poller.poll(100) <= 0) {
-                    continue;
-                }
-                if (poller.pollin(1)) {
-                    onMonitorEvent(ZMQ.Event.recv(monitor, ZMQ.DONTWAIT));
-                }
-                if (poller.pollin(0)) {
-                    receiveOne(sub);
-                }
-            }
-        } catch (RuntimeException e) {
-            if (running) {
-                log.error("subscription to {} stopped: {}", endpoint, e.toString());
-            }
-        } finally {
-            poller.close();
-            context.destroySocket(monitor);
-            context.destroySocket(sub);
+    /** On the loop thread: creates and connects the sockets. */
+    void open(ZContext context) {
+        sub = context.createSocket(SocketType.SUB);
+        monitor = context.createSocket(SocketType.PAIR);
+        Endpoints.prepareConnecting(sub);
+        sub.setRcvHWM(100_000);
+        if (topics.isEmpty()) {
+            sub.subscribe(new byte[0]);
+        } else {
+            topics.forEach(sub::subscribe);
         }
+        sub.monitor(monitorEndpoint, ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
+        monitor.connect(monitorEndpoint);
+        sub.connect(endpoint);
     }
 
-    private void onMonitorEvent(ZMQ.Event event) {
-        if (event == null) {
+    ZMQ.Socket socket() {
+        return sub;
+    }
+
+    ZMQ.Socket monitorSocket() {
+        return monitor;
+    }
+
+    String endpoint() {
+        return endpoint;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** On the loop thread: the monitor socket is readable. */
+    void onMonitorReadable() {
+        ZMQ.Event event = ZMQ.Event.recv(monitor, ZMQ.DONTWAIT);
+        if (event == null || closed) {
             return;
         }
         ConnectionListener l = connectionListener;
@@ -100,21 +105,48 @@ final class ZmqSubscription implements Subscription {
         }
     }
 
-    private void receiveOne(ZMQ.Socket sub) {
-        byte[] frame = sub.recv(ZMQ.DONTWAIT);
-        if (frame == null) {
-            return;
+    /** On the loop thread: the SUB socket is readable. */
+    void onReadable() {
+        for (int i = 0; i < FRAMES_PER_TURN && !closed; i++) {
+            byte[] frame = sub.recv(ZMQ.DONTWAIT);
+            if (frame == null) {
+                return;
+            }
+            while (sub.hasReceiveMore()) {
+                frame = sub.recv(0); // [topic, payload] with zmq_filtering: keep the payload
+            }
+            deliver(frame);
         }
-        while (sub.hasReceiveMore()) {
-            frame = sub.recv(0); // [topic, payload] with zmq_filtering: keep the payload
+    }
+
+    private void deliver(byte[] payload) {
+        try {
+            listener.onPublication(payload);
+        } catch (RuntimeException e) {
+            log.warn("publication listener failed: {}", e.toString());
         }
-        deliver(frame);
+    }
+
+    /** On the loop thread: closes the sockets; the subscription is gone from the loop. */
+    void release(ZContext context) {
+        try {
+            if (monitor != null) {
+                context.destroySocket(monitor);
+            }
+            if (sub != null) {
+                context.destroySocket(sub);
+            }
+        } finally {
+            monitor = null;
+            sub = null;
+            released.countDown();
+        }
     }
 
     @Override
-    public boolean awaitConnected(java.time.Duration timeout) {
+    public boolean awaitConnected(Duration timeout) {
         try {
-            return connected.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return connected.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -126,20 +158,16 @@ final class ZmqSubscription implements Subscription {
         this.connectionListener = listener;
     }
 
-    private void deliver(byte[] payload) {
-        try {
-            listener.onPublication(payload);
-        } catch (RuntimeException e) {
-            log.warn("publication listener failed: {}", e.toString());
-        }
-    }
-
     @Override
     public void close() {
-        running = false;
-        if (Thread.currentThread() != receiver) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        loop.remove(this);
+        if (!loop.isLoopThread() && loop.isRunning()) {
             try {
-                receiver.join(2000);
+                released.await(2, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -13,8 +13,24 @@ import org.zeromq.ZContext;
 
 /** The JeroMQ implementation of {@link Transport}; no JeroMQ type leaves this package. */
 public final class ZmqTransport implements Transport {
-    private final ZContext context = new ZContext(1);
+    /**
+     * JeroMQ refuses a context's 1,024th socket (EMFILE, as libzmq's ZMQ_MAX_SOCKETS), which caps a JVM
+     * hosting minions at about 340 (three sockets each); the process's file descriptors (4 per socket)
+     * are the real limit, so the context's is set above it.
+     */
+    private static final int MAX_SOCKETS = 32_768;
+
+    private final ZContext context = newContext();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final SubscriptionLoops subscriptionLoops = new SubscriptionLoops(context);
+    private final IdleTimer idleTimer = new IdleTimer();
+    private final List<PublisherWithOwnIoThread> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private static ZContext newContext() {
+        ZContext c = new ZContext(1);
+        c.getContext().setMaxSockets(MAX_SOCKETS);
+        return c;
+    }
 
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler) {
@@ -23,23 +39,28 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public PublishServer bindPublisher(String host, int port) {
-        return ZmqPublishServer.start(context, host, port);
+        PublisherWithOwnIoThread p = PublisherWithOwnIoThread.start(newContext(), host, port);
+        publishers.add(p);
+        return p;
     }
 
     @Override
     public RequestClient connectRequestClient(String host, int port) {
-        return new ZmqRequestClient(context, Endpoints.tcp(host, port));
+        return new ZmqRequestClient(context, Endpoints.tcp(host, port), idleTimer);
     }
 
     @Override
     public Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener) {
-        return ZmqSubscription.start(context, Endpoints.tcp(host, port), topics, listener);
+        return ZmqSubscription.start(subscriptionLoops.reserve(), Endpoints.tcp(host, port), topics, listener);
     }
 
     @Override
     public void close() {
         // once only: the master closes the contexts it used, and a launcher may close the one it gave
         if (closed.compareAndSet(false, true)) {
+            idleTimer.close();
+            subscriptionLoops.close();
+            publishers.forEach(PublisherWithOwnIoThread::close);
             context.close();
         }
     }

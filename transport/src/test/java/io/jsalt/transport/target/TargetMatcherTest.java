@@ -95,10 +95,10 @@ class TargetMatcherTest {
 
     @Test
     void refusesAnUnsupportedTargetType() {
-        assertThatThrownBy(() -> TargetMatcher.of("grain", "os:Linux"))
+        assertThatThrownBy(() -> TargetMatcher.of("pillar", "role:web"))
                 .isInstanceOf(InvalidTargetException.class)
-                .hasMessageContaining("grain");
-        assertThatThrownBy(() -> TargetMatcher.of("compound", "web* and G@os:Linux")).isInstanceOf(InvalidTargetException.class);
+                .hasMessageContaining("pillar");
+        assertThatThrownBy(() -> TargetMatcher.of("range", "%cluster")).isInstanceOf(InvalidTargetException.class);
         assertThatThrownBy(() -> TargetMatcher.of("GLOB", "*")).as("wire names are lower case").isInstanceOf(InvalidTargetException.class);
     }
 
@@ -125,6 +125,11 @@ class TargetMatcherTest {
         assertThat(TargetType.fromWire("glob")).contains(TargetType.GLOB);
         assertThat(TargetType.fromWire("pcre")).contains(TargetType.PCRE);
         assertThat(TargetType.fromWire("list")).contains(TargetType.LIST);
-        assertThat(TargetType.fromWire("nodegroup")).isEmpty();
+        assertThat(TargetType.fromWire("grain")).contains(TargetType.GRAIN);
+        assertThat(TargetType.fromWire("grain_pcre")).contains(TargetType.GRAIN_PCRE);
+        assertThat(TargetType.fromWire("ipcidr")).contains(TargetType.IPCIDR);
+        assertThat(TargetType.fromWire("compound")).contains(TargetType.COMPOUND);
+        assertThat(TargetType.fromWire("nodegroup")).contains(TargetType.NODEGROUP);
+        assertThat(TargetType.fromWire("pillar")).isEmpty();
     }
 }

@@ -89,4 +89,43 @@ class NegativeFrameSizeTest {
         requests.close();
         publisher.close();
     }
+
+    /** True when the server hangs up after a greeting and a LARGE frame header declaring {@code size} bytes. */
+    private static boolean hangsUpOnFrameDeclaring(int port, long size) throws IOException {
+        byte[] greeting = new byte[64];
+        greeting[0] = (byte) 0xff;
+        greeting[9] = 0x7f;
+        greeting[10] = 3;
+        System.arraycopy("NULL".getBytes(StandardCharsets.US_ASCII), 0, greeting, 12, 4);
+        byte[] frame = java.nio.ByteBuffer.allocate(9).put((byte) 0x02).putLong(size).array();
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            out.write(greeting);
+            in.readNBytes(64); // the server's greeting
+            out.write(frame);
+            try {
+                while (in.read() >= 0) {
+                    // the server's READY command, then its hang-up
+                }
+                return true;
+            } catch (SocketTimeoutException e) {
+                return false; // still waiting for the declared gigabyte: it took the size at its word
+            } catch (SocketException e) {
+                return true; // reset by the server
+            }
+        }
+    }
+
+    @Test
+    void aFrameDeclaringMoreThanTheRequestLimitIsRefusedBeforeAnythingIsAllocated() throws IOException {
+        RequestServer requests = transport.bindRequestServer("127.0.0.1", 0, 1, request -> request);
+
+        assertThat(hangsUpOnFrameDeclaring(requests.port(), 1L << 30)).as("a 1 GiB frame header gets the peer dropped").isTrue();
+
+        try (RequestClient client = peers.connectRequestClient("127.0.0.1", requests.port())) {
+            assertThat(client.request("still here".getBytes(), Duration.ofSeconds(5))).asString().isEqualTo("still here");
+        }
+    }
 }

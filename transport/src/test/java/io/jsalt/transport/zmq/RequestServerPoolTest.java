@@ -102,4 +102,50 @@ class RequestServerPoolTest {
         assertThatThrownBy(() -> server.resize(0)).isInstanceOf(IllegalArgumentException.class);
         server.close();
     }
+
+    @Test
+    void aBusyWorkerIsNeverHandedTheRequestsThatQueueBehindIt() throws Exception {
+        // with a round-robin dealer every second request would wait behind the held one and time out
+        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 2, this::handle);
+        RequestClient holder = peers.connectRequestClient("127.0.0.1", server.port());
+        CountDownLatch holding = new CountDownLatch(1);
+        Thread held = new Thread(() -> {
+            holding.countDown();
+            try {
+                holder.request("hold".getBytes(), Duration.ofSeconds(30));
+            } catch (RuntimeException e) {
+                // released at the end of the test
+            }
+        });
+        held.start();
+        holding.await();
+        await().atMost(Duration.ofSeconds(10)).until(() -> echoes(server, Duration.ofSeconds(2)));
+
+        for (int i = 0; i < 6; i++) {
+            assertThat(echoes(server, Duration.ofSeconds(3))).as("request %d while one worker is held", i).isTrue();
+        }
+        release.countDown();
+        held.join(10_000);
+        holder.close();
+        server.close();
+    }
+
+    @Test
+    void requestsBeyondTheWorkersWaitForTheFirstIdleOne() throws Exception {
+        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 1, this::handle);
+        RequestClient holder = peers.connectRequestClient("127.0.0.1", server.port());
+        java.util.concurrent.CompletableFuture<byte[]> heldReply =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> holder.request("hold".getBytes(), Duration.ofSeconds(30)));
+        RequestClient waiter = peers.connectRequestClient("127.0.0.1", server.port());
+        java.util.concurrent.CompletableFuture<byte[]> queuedReply =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> waiter.request("queued".getBytes(), Duration.ofSeconds(30)));
+
+        release.countDown();
+
+        assertThat(new String(heldReply.get(20, java.util.concurrent.TimeUnit.SECONDS))).isEqualTo("hold");
+        assertThat(new String(queuedReply.get(20, java.util.concurrent.TimeUnit.SECONDS))).isEqualTo("queued");
+        holder.close();
+        waiter.close();
+        server.close();
+    }
 }

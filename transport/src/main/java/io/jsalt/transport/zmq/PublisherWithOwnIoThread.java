@@ -1,0 +1,66 @@
+package io.jsalt.transport.zmq;
+
+import io.jsalt.transport.PublishServer;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.zeromq.ZContext;
+
+/**
+ * A publisher in a socket context of its own, so its connections (one per minion) have an I/O thread of
+ * their own. JeroMQ 0.6.0's I/O thread walks every connection it owns each time one of them changes what
+ * it waits for (every reply written does), so with 10,000 subscribers on the request port's I/O thread
+ * each request cost a walk over 10,000 connections; apart, the request port's thread walks only the
+ * request connections, and the publisher's walks its subscribers when it publishes.
+ */
+final class PublisherWithOwnIoThread implements PublishServer {
+    private final ZContext context;
+    private final ZmqPublishServer server;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private PublisherWithOwnIoThread(ZContext context, ZmqPublishServer server) {
+        this.context = context;
+        this.server = server;
+    }
+
+    static PublisherWithOwnIoThread start(ZContext context, String host, int port) {
+        try {
+            return new PublisherWithOwnIoThread(context, ZmqPublishServer.start(context, host, port));
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void publish(byte[] payload) {
+        server.publish(payload);
+    }
+
+    @Override
+    public void publish(byte[] topic, byte[] payload) {
+        server.publish(topic, payload);
+    }
+
+    @Override
+    public int port() {
+        return server.port();
+    }
+
+    @Override
+    public Set<String> subscribedTopics() {
+        return server.subscribedTopics();
+    }
+
+    @Override
+    public boolean isAlive() {
+        return server.isAlive();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            server.close();
+            context.close();
+        }
+    }
+}
