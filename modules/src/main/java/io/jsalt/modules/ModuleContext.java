@@ -1,7 +1,11 @@
 package io.jsalt.modules;
 
+import io.jsalt.modules.api.CommandExecutionException;
+import io.jsalt.modules.api.GrainsFile;
+import io.jsalt.modules.api.MasterFiles;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a module function may know about the minion it runs on (Salt's {@code __grains__},
@@ -20,4 +24,32 @@ public interface ModuleContext {
 
     /** The minion's cache directory, for modules that keep files between jobs. */
     Path cachedir();
+
+    /** The master's file server; {@link MasterFiles#NONE} when there is no master (a {@code --local} run). */
+    default MasterFiles files() {
+        return MasterFiles.NONE;
+    }
+
+    /** The minion's grains file, for {@code grains.setval} and friends; empty when this context has none. */
+    default Optional<GrainsFile> grainsFile() {
+        return Optional.empty();
+    }
+
+    /**
+     * Called after a grains write, as Salt's grains module calls {@code saltutil.refresh_grains}: the minion
+     * re-reads its grains and, with {@code refreshPillar}, sends them to the master (which then targets by the
+     * new values). Nothing happens where there is no minion (Salt skips it for a local call too).
+     */
+    default void refreshGrains(boolean refreshPillar) {
+    }
+
+    /**
+     * Rebuilds the minion's function registry (Salt's {@code sys.reload_modules}), so that newly synced
+     * module jars become callable by the next job.
+     *
+     * @throws CommandExecutionException when this context cannot reload
+     */
+    default void reloadModules() {
+        throw new CommandExecutionException("module reload is not available here");
+    }
 }

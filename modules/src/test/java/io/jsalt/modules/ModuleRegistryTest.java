@@ -154,4 +154,29 @@ class ModuleRegistryTest {
             Thread.interrupted();
         }
     }
+
+    /** Returns Salt-style result dicts. */
+    @SaltModule(name = "verdict")
+    public static final class Verdict implements ExecutionModule {
+        @SaltFunction
+        public Map<String, Object> of(@Arg("key") String key, @Arg(value = "value", defaultValue = Arg.NULL) Object value) {
+            Map<String, Object> ret = new java.util.LinkedHashMap<>();
+            ret.put(key, value);
+            ret.put("comment", "c");
+            return ret;
+        }
+    }
+
+    @Test
+    void aReturnDictWithAFalseResultOrSuccessFailsTheJobAsSaltsMinionDoes() {
+        ModuleRegistry verdicts = ModuleRegistry.builder(context).addModule(new Verdict()).build();
+
+        assertThat(verdicts.call("verdict.of", List.of("result", false)).retcode()).isEqualTo(1);
+        assertThat(verdicts.call("verdict.of", List.of("success", false)).success()).isFalse();
+        assertThat(verdicts.call("verdict.of", List.of("result")).retcode()).isEqualTo(1);
+        assertThat(verdicts.call("verdict.of", List.of("result", "")).retcode()).isEqualTo(1);
+        assertThat(verdicts.call("verdict.of", List.of("result", true))).isEqualTo(CallResult.ok(
+                Map.of("result", true, "comment", "c")));
+        assertThat(verdicts.call("verdict.of", List.of("other", false)).success()).isTrue();
+    }
 }

@@ -1,5 +1,6 @@
 package io.jsalt.modules.api;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -21,4 +22,13 @@ public interface FunctionCatalog {
 
     /** The function's Python-style signature, e.g. {@code test.echo(text)}, or empty when there is none. */
     Optional<String> signature(String fun);
+
+    /**
+     * The function's arguments in the shape of Salt's {@code sys.argspec}: {@code args} (names, or null),
+     * {@code defaults} (the defaults of the last arguments, or null), {@code varargs} and {@code kwargs}
+     * (true, or null); empty when there is no such function.
+     */
+    default Optional<Map<String, Object>> argspec(String fun) {
+        return Optional.empty();
+    }
 }

@@ -2,6 +2,7 @@ package io.jsalt.modules.binding;
 
 import io.jsalt.modules.ModuleContext;
 import io.jsalt.modules.api.FunctionCatalog;
+import io.jsalt.modules.api.JobControl;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,16 @@ public final class FunctionBinder {
      */
     public static Object[] bind(ModuleFunction function, List<Object> wireArgs, ModuleContext context,
                                 FunctionCatalog catalog) throws InvalidArgumentsException {
+        return bind(function, wireArgs, context, catalog, JobControl.NONE);
+    }
+
+    /**
+     * The Java arguments for one call of {@code function} made as part of {@code job}.
+     *
+     * @throws InvalidArgumentsException when the call does not fit the signature
+     */
+    public static Object[] bind(ModuleFunction function, List<Object> wireArgs, ModuleContext context,
+                                FunctionCatalog catalog, JobControl job) throws InvalidArgumentsException {
         List<Object> positional = new ArrayList<>();
         Map<String, Object> keywords = new LinkedHashMap<>();
         split(function, wireArgs, positional, keywords);
@@ -53,6 +64,7 @@ public final class FunctionBinder {
             switch (parameter.kind()) {
                 case CONTEXT -> values[i] = context;
                 case CATALOG -> values[i] = catalog;
+                case JOB -> values[i] = job;
                 case VARARGS -> {
                     extraPositional = new ArrayList<>();
                     values[i] = extraPositional;

@@ -2,8 +2,10 @@ package io.jsalt.modules.binding;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -70,6 +72,37 @@ public final class ModuleFunction {
                 .filter(ParameterSpec::fromCall)
                 .map(ParameterSpec::render)
                 .collect(Collectors.joining(", ", "(", ")"));
+    }
+
+    /**
+     * The parameters as Salt's {@code sys.argspec} reports a Python function: named arguments in order, the
+     * defaults of the trailing ones that have defaults, and whether there are {@code *args} / {@code **kwargs}.
+     */
+    public Map<String, Object> argspec() {
+        List<String> args = new ArrayList<>();
+        List<Object> defaults = new ArrayList<>();
+        boolean varargs = false;
+        for (ParameterSpec parameter : parameters) {
+            switch (parameter.kind()) {
+                case NAMED -> {
+                    args.add(parameter.name());
+                    if (parameter.hasDefault()) {
+                        defaults.add(parameter.defaultValue());
+                    }
+                }
+                case VARARGS -> varargs = true;
+                default -> {
+                    // injected parameters are not arguments; **kwargs is takesKwargs
+                }
+            }
+        }
+        // Salt's argspec_report turns empty lists and false flags into None
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("args", args.isEmpty() ? null : args);
+        spec.put("defaults", defaults.isEmpty() ? null : defaults);
+        spec.put("varargs", varargs ? Boolean.TRUE : null);
+        spec.put("kwargs", takesKwargs ? Boolean.TRUE : null);
+        return spec;
     }
 
     /** Index of the named parameter {@code argName}, or -1. */

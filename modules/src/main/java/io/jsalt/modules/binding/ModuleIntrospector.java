@@ -5,6 +5,7 @@ import io.jsalt.modules.ModuleDefinitionException;
 import io.jsalt.modules.api.Arg;
 import io.jsalt.modules.api.ExecutionModule;
 import io.jsalt.modules.api.FunctionCatalog;
+import io.jsalt.modules.api.JobControl;
 import io.jsalt.modules.api.KwArgs;
 import io.jsalt.modules.api.SaltFunction;
 import io.jsalt.modules.api.SaltModule;
@@ -94,6 +95,8 @@ public final class ModuleIntrospector {
                 spec = new ParameterSpec(ParameterSpec.Kind.CONTEXT, "", type, true, null, false);
             } else if (type == FunctionCatalog.class) {
                 spec = new ParameterSpec(ParameterSpec.Kind.CATALOG, "", type, true, null, false);
+            } else if (type == JobControl.class) {
+                spec = new ParameterSpec(ParameterSpec.Kind.JOB, "", type, true, null, false);
             } else if (sawKwArgs) {
                 throw new ModuleDefinitionException(where + ": nothing but injected parameters may follow @KwArgs");
             } else if (parameter.isAnnotationPresent(VarArgs.class)) {

@@ -24,7 +24,9 @@ public record ParameterSpec(Kind kind, String name, Class<?> type, boolean hasDe
         /** the {@link io.jsalt.modules.ModuleContext}, injected */
         CONTEXT,
         /** the {@link io.jsalt.modules.api.FunctionCatalog}, injected */
-        CATALOG
+        CATALOG,
+        /** the {@link io.jsalt.modules.api.JobControl} of the call, injected */
+        JOB
     }
 
     /** Whether a call must supply this argument. */

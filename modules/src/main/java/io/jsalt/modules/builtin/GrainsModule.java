@@ -43,6 +43,20 @@ public final class GrainsModule implements ExecutionModule {
         return ret;
     }
 
+    @SaltFunction(doc = "Look up the minion's value of a grain (default os_family) in lookup_dict and return "
+            + "what it maps to; keys may be globs, a list grain matches by any item. default names the entry used "
+            + "when nothing matches; base names an entry the match is merged over; merge is a dict merged on top.\n\n"
+            + "CLI Example: salt '*' grains.filter_by '{Debian: Debheads rule, RedHat: I love my hat}'")
+    public Object filter_by(@Arg("lookup_dict") Map<String, Object> lookupDict,
+                            @Arg(value = "grain", defaultValue = "os_family") String grain,
+                            @Arg(value = "merge", defaultValue = Arg.NULL) Object merge,
+                            @Arg(value = "default", defaultValue = "default") String defaultKey,
+                            @Arg(value = "base", defaultValue = Arg.NULL) String base,
+                            ModuleContext context) {
+        return GrainLookup.filterBy(lookupDict, GrainPath.get(context.grains(), grain, ":", List.of()), merge,
+                defaultKey, base);
+    }
+
     @SaltFunction(doc = "Return a sorted list of the names of all grains.\n\nCLI Example: salt '*' grains.ls")
     public List<String> ls(ModuleContext context) {
         List<String> names = new ArrayList<>(context.grains().keySet());

@@ -39,7 +39,14 @@ final class Reachability {
         }
         String shown = HexAddress.text(address.getAddress());
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout * 1000));
-        if (PortProbe.reachable(address, port, udp, millis)) {
+        boolean reachable;
+        try {
+            reachable = PortProbe.reachable(address, port, udp, millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommandExecutionException("interrupted; network.connect to " + host + " was abandoned", e);
+        }
+        if (reachable) {
             return result(true, "Successfully connected to " + host + " (" + shown + ") on " + protoName + " port " + port);
         }
         return result(false, "Unable to connect to " + host + " (" + shown + ") on " + protoName + " port " + port);

@@ -1,5 +1,7 @@
 package io.jsalt.modules.builtin;
 
+import io.jsalt.modules.ModuleContext;
+import io.jsalt.modules.api.Arg;
 import io.jsalt.modules.api.ExecutionModule;
 import io.jsalt.modules.api.FunctionCatalog;
 import io.jsalt.modules.api.SaltFunction;
@@ -45,6 +47,28 @@ public final class SysModule implements ExecutionModule {
             docs.put(fun, catalog.doc(fun).orElse(""));
         }
         return docs;
+    }
+
+    @SaltFunction(doc = "Return the argument specification of functions: {function: {args, defaults, varargs, "
+            + "kwargs}}, as Salt's sys.argspec. The argument is a module ('sys' does not match 'sysctl') or a "
+            + "function name or glob ('cmd.run*'); without one, every function.\n\n"
+            + "CLI Example: salt '*' sys.argspec pkg.install")
+    public Map<String, Object> argspec(@Arg(value = "module", defaultValue = "") String module,
+                                       FunctionCatalog catalog) {
+        List<Object> patterns = module.isEmpty() ? List.of() : List.of(module);
+        Map<String, Object> specs = new LinkedHashMap<>();
+        for (String fun : matchingFunctions(patterns, catalog)) {
+            catalog.argspec(fun).ifPresent(spec -> specs.put(fun, spec));
+        }
+        return specs;
+    }
+
+    @SaltFunction(doc = "Reload the minion's execution modules, so that module jars synced into "
+            + "extension_modules become callable by the next job. Returns True.\n\n"
+            + "CLI Example: salt '*' sys.reload_modules")
+    public boolean reload_modules(ModuleContext context) {
+        context.reloadModules();
+        return true;
     }
 
     /** Salt's matching rule for sys.list_functions and sys.doc. */

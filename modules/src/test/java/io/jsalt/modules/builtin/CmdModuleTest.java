@@ -247,11 +247,11 @@ class CmdModuleTest {
     }
 
     @Test
-    void unknownKeywordsLikeRunasAreRefusedRatherThanIgnored() {
-        CallResult result = call("cmd.run", "id", kwargs("runas", "nobody"));
+    void unknownKeywordsLikeUseVtAreRefusedRatherThanIgnored() {
+        CallResult result = call("cmd.run", "id", kwargs("use_vt", true));
 
         assertThat(result.retcode()).isEqualTo(1);
-        assertThat(result.ret()).asString().contains("The following keyword arguments are not valid: runas=nobody");
+        assertThat(result.ret()).asString().contains("The following keyword arguments are not valid: use_vt=true");
     }
 
     @Test

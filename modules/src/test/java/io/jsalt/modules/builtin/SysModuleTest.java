@@ -52,8 +52,8 @@ class SysModuleTest {
     void listFunctionsFiltersByModuleOrGlob() {
         assertThat(names("sys.list_functions", "test")).contains("test.ping", "test.echo")
                 .allMatch(f -> f.startsWith("test."));
-        assertThat(call("sys.list_functions", "sys")).isEqualTo(List.of("sys.doc", "sys.list_functions",
-                "sys.list_modules"));
+        assertThat(call("sys.list_functions", "sys")).isEqualTo(List.of("sys.argspec", "sys.doc",
+                "sys.list_functions", "sys.list_modules", "sys.reload_modules"));
         assertThat(names("sys.list_functions", "sys*")).contains("sysctl.show", "sys.doc");
         assertThat(call("sys.list_functions", "cmd.run*")).isEqualTo(List.of("cmd.run", "cmd.run_all",
                 "cmd.run_stderr", "cmd.run_stdout"));
@@ -76,5 +76,82 @@ class SysModuleTest {
         assertThat((String) docs.get("test.ping")).startsWith("Used to make sure the minion is up and responding.");
         assertThat(docs("sysctl")).isEqualTo(Map.of("sysctl.show", "Show kernel parameters."));
         assertThat(docs()).containsKeys("cmd.run", "grains.get");
+    }
+
+    @Test
+    void argspecReportsArgumentsDefaultsAndCatchAllsInSaltsShape() {
+        Map<String, Object> echo = new java.util.LinkedHashMap<>();
+        echo.put("args", List.of("text"));
+        echo.put("defaults", null);
+        echo.put("varargs", null);
+        echo.put("kwargs", null);
+        Map<String, Object> arg = new java.util.LinkedHashMap<>();
+        arg.put("args", null);
+        arg.put("defaults", null);
+        arg.put("varargs", true);
+        arg.put("kwargs", true);
+
+        assertThat(call("sys.argspec", "test.echo")).isEqualTo(Map.of("test.echo", echo));
+        assertThat(call("sys.argspec", "test.arg")).isEqualTo(Map.of("test.arg", arg));
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> get = (Map<String, Map<String, Object>>) call("sys.argspec", "grains.get");
+        assertThat(get.get("grains.get").get("args")).isEqualTo(List.of("key", "default", "delimiter"));
+        assertThat(get.get("grains.get").get("defaults")).isEqualTo(List.of("", ":"));
+    }
+
+    @Test
+    void argspecOfAModuleDoesNotMatchALongerModuleName() {
+        assertThat(argspecNames("sys")).allMatch(f -> f.startsWith("sys.")).contains("sys.argspec");
+        assertThat(argspecNames("sysctl")).containsExactly("sysctl.show");
+        assertThat(argspecNames("cmd.run*")).contains("cmd.run", "cmd.run_all").doesNotContain("cmd.shell");
+        assertThat(argspecNames()).contains("test.ping", "sysctl.show");
+    }
+
+    @SuppressWarnings("unchecked")
+    private java.util.Set<String> argspecNames(Object... args) {
+        return ((Map<String, Object>) call("sys.argspec", args)).keySet();
+    }
+
+    @Test
+    void reloadModulesAsksTheContextToReload() {
+        java.util.concurrent.atomic.AtomicInteger reloads = new java.util.concurrent.atomic.AtomicInteger();
+        io.jsalt.modules.ModuleContext context = new io.jsalt.modules.ModuleContext() {
+            @Override
+            public String minionId() {
+                return "m";
+            }
+
+            @Override
+            public Map<String, Object> grains() {
+                return Map.of();
+            }
+
+            @Override
+            public Map<String, Object> opts() {
+                return Map.of();
+            }
+
+            @Override
+            public java.nio.file.Path cachedir() {
+                return java.nio.file.Path.of("/tmp");
+            }
+
+            @Override
+            public void reloadModules() {
+                reloads.incrementAndGet();
+            }
+        };
+        ModuleRegistry reloading = ModuleRegistry.builder(context).addModule(new SysModule()).build();
+
+        assertThat(reloading.call("sys.reload_modules", List.of()).ret()).isEqualTo(true);
+        assertThat(reloads).hasValue(1);
+    }
+
+    @Test
+    void reloadModulesFailsWhereTheContextCannotReload() {
+        io.jsalt.modules.CallResult result = registry.call("sys.reload_modules", List.of());
+
+        assertThat(result.success()).isFalse();
+        assertThat(result.ret()).isEqualTo("ERROR: module reload is not available here");
     }
 }

@@ -97,4 +97,56 @@ class TestModuleTest {
         assertThat(call("test.outputter", List.of(1L, "a"))).isEqualTo(CallResult.ok(List.of(1L, "a")));
         assertThat(call("test.get_opts")).isEqualTo(CallResult.ok(Map.of("id", "t", "master", "salt")));
     }
+
+    @Test
+    void everyFunctionOfIssueFiveExists() {
+        assertThat(registry.functionNames()).contains("test.ping", "test.echo", "test.sleep", "test.rand_sleep",
+                "test.version", "test.versions_report", "test.arg", "test.kwarg", "test.retcode", "test.exception",
+                "test.fib", "test.true", "test.false");
+    }
+
+    @Test
+    void randSleepWithMaxZeroReturnsTrueAtOnce() {
+        assertThat(call("test.rand_sleep", Map.of("__kwarg__", true, "max", 0))).isEqualTo(CallResult.ok(true));
+        assertThat(call("test.rand_sleep", -1).ret()).isEqualTo("ERROR: max must not be negative, got -1");
+    }
+
+    @Test
+    void fibReturnsTheNumberAndTheTimeItTook() {
+        CallResult result = call("test.fib", 10);
+
+        assertThat(result.success()).isTrue();
+        List<?> ret = (List<?>) result.ret();
+        assertThat(ret).hasSize(2);
+        assertThat(ret.get(0)).isEqualTo(55L);
+        assertThat((Double) ret.get(1)).isGreaterThanOrEqualTo(0.0);
+        assertThat(((List<?>) call("test.fib", 0).ret()).get(0)).isEqualTo(0L);
+        assertThat(((List<?>) call("test.fib", 1).ret()).get(0)).isEqualTo(1L);
+        assertThat(((List<?>) call("test.fib", 92).ret()).get(0)).isEqualTo(7540113804746346429L);
+    }
+
+    @Test
+    void fibRefusesNegativeAndOversizedNumbers() {
+        assertThat(call("test.fib", -1).ret()).isEqualTo("ERROR: Negative number is not allowed!");
+        assertThat(call("test.fib", 93).ret()).asString().startsWith("ERROR: fib(93) does not fit in 64 bits");
+    }
+
+    @Test
+    void versionsReportFollowsSaltsLayout() {
+        ModuleRegistry withGrains = ModuleRegistry.builtIn(SimpleModuleContext.builder().minionId("t")
+                .grains(Map.of("os", "Debian", "osrelease", "12", "oscodename", "bookworm", "kernel", "Linux",
+                        "kernelrelease", "6.1.0", "cpuarch", "x86_64", "osfullname", "Debian GNU/Linux"))
+                .build());
+
+        String report = (String) withGrains.call("test.versions_report", List.of()).ret();
+
+        assertThat(report).startsWith("Salt Version:\n").contains("\n \nJava Version:\n", "\n \nSystem Versions:\n");
+        assertThat(report.lines()).anyMatch(line -> line.matches(" +jsalt: \\S+"))
+                .anyMatch(line -> line.matches(" +dist: debian 12 bookworm"))
+                .anyMatch(line -> line.matches(" +system: Linux"))
+                .anyMatch(line -> line.matches(" +version: Debian GNU/Linux 12 bookworm"));
+        assertThat(withGrains.call("test.versions", List.of()).ret()).isEqualTo(report);
+        assertThat(ModuleCalls.asMap(withGrains.call("test.versions_information", List.of()).ret()))
+                .containsOnlyKeys("Salt Version", "Java Version", "System Versions");
+    }
 }

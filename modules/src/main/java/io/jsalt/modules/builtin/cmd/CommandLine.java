@@ -84,6 +84,15 @@ public final class CommandLine {
         return words;
     }
 
+    /** Python's {@code shlex.quote}: the word as one shell word, single-quoted unless it is plainly safe. */
+    public static String quote(String word) {
+        if (!word.isEmpty() && word.chars().allMatch(c -> Character.isLetterOrDigit(c) || "@%+=:,./-_".indexOf(c) >= 0)
+                && word.chars().allMatch(c -> c < 128)) {
+            return word;
+        }
+        return "'" + word.replace("'", "'\"'\"'") + "'";
+    }
+
     private static boolean isWhitespace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r';
     }

@@ -1,5 +1,6 @@
 package io.jsalt.modules.builtin.cmd;
 
+import io.jsalt.modules.api.JobControl;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +39,23 @@ public final class CommandRunner {
      * @throws InterruptedException   when the calling thread is interrupted; the process tree is killed first
      */
     public static CommandOutcome run(CommandSpec spec) throws CommandLaunchException, InterruptedException {
+        return run(spec, JobControl.NONE);
+    }
+
+    /**
+     * Runs {@code spec} as part of {@code job}, which hears of the process as soon as it has started (for the
+     * job's proc record, so that {@code saltutil.kill_job} can find it).
+     *
+     * @throws CommandLaunchException when the program cannot be started
+     * @throws InterruptedException   when the calling thread is interrupted; the process tree is killed first
+     */
+    public static CommandOutcome run(CommandSpec spec, JobControl job) throws CommandLaunchException,
+            InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(spec.argv()).directory(spec.cwd().toFile());
         Map<String, String> environment = builder.environment();
+        if (!spec.inheritEnv()) {
+            environment.clear();
+        }
         spec.env().forEach((name, value) -> {
             if (value == null) {
                 environment.remove(name);
@@ -55,6 +71,13 @@ public final class CommandRunner {
             throw launchFailure(spec.argv().get(0), e);
         }
         long pid = process.pid();
+        try {
+            job.childStarted(process.toHandle());
+        } catch (RuntimeException e) {
+            // a proc record that cannot be written must not leave the process running unwatched
+            killTree(process);
+            throw e;
+        }
         StreamCapture stdout = new StreamCapture(process.getInputStream(), spec.maxBytes(), "cmd-" + pid + "-stdout");
         StreamCapture stderr = spec.mergeStderr() ? null
                 : new StreamCapture(process.getErrorStream(), spec.maxBytes(), "cmd-" + pid + "-stderr");

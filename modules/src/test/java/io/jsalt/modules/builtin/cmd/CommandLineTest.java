@@ -50,4 +50,13 @@ class CommandLineTest {
         assertThatThrownBy(() -> CommandLine.split("echo \"a\\\"")).hasMessage("No closing quotation");
         assertThatThrownBy(() -> CommandLine.split("echo a\\")).hasMessage("No escaped character");
     }
+
+    @Test
+    void quoteMakesAnyWordOneWordAgainAsShlexQuoteDoes() {
+        for (String word : java.util.List.of("plain", "a b", "it's", "$HOME", "", "x\"y", "tab\tand\nnewline", "é")) {
+            assertThat(CommandLine.split(CommandLine.quote(word))).containsExactly(word);
+        }
+        assertThat(CommandLine.quote("/tmp/a-b_c.sh")).isEqualTo("/tmp/a-b_c.sh");
+        assertThat(CommandLine.quote("it's")).isEqualTo("'it'\"'\"'s'");
+    }
 }
