@@ -5,10 +5,13 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
+import io.jsalt.master.files.FileServer;
+import io.jsalt.master.files.FileServerCommands;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobCaches;
 import io.jsalt.master.keys.KeyAdmin;
+import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
@@ -33,7 +36,14 @@ import io.jsalt.master.request.PublishHandler;
 import io.jsalt.master.request.RequestDispatcher;
 import io.jsalt.master.request.ReturnHandler;
 import io.jsalt.master.request.WheelHandler;
+import io.jsalt.master.runner.JobsRunner;
+import io.jsalt.master.runner.ManageRunner;
+import io.jsalt.master.runner.MinionJobs;
+import io.jsalt.master.runner.RunnerCommand;
+import io.jsalt.master.runner.RunnerRegistry;
+import io.jsalt.master.runner.TargetRunner;
 import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.Transport;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -68,7 +78,8 @@ public final class Master implements AutoCloseable {
     private final EventBus events = new EventBus();
     private final SessionKey sessionKey = new SessionKey();
     private final Jids jids = new Jids();
-    private final MinionDataCache minionData = new MinionDataCache();
+    /** The minions' grains, durable under cachedir/minions; made in start(), where the cachedir is known. */
+    private MinionDataCache minionData;
     private final CompletableFuture<String> failure = new CompletableFuture<>();
     private KeyStore keys;
     private JobCache jobs;
@@ -110,6 +121,8 @@ public final class Master implements AutoCloseable {
     public synchronized void start() {
         try {
             keys = new KeyStore(config.pkiDir());
+            minionData = new MinionDataCache(config.cachedir());
+            minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             KeyPair masterKey = RsaKeys.loadOrCreate(config.pkiDir(), "master");
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
             jobs = JobCaches.open(config);
@@ -143,18 +156,30 @@ public final class Master implements AutoCloseable {
         supervisor.add(publishPort, transport.name());
         JobPublisher publisher = new JobPublisher(publishPort, sessionKey,
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
-        KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked);
+        KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, minionData::forget);
+        TargetResolver targets = new TargetResolver(keys, minionData, () -> this.config.nodegroups());
+        MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
+        RunnerRegistry runners = new RunnerRegistry(List.of(
+                new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
+                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
+                new TargetRunner(targets)));
+        FileServerCommands files = new FileServerCommands(
+                new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
         Map<String, ClearCommand> clear = Map.of(
                 "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions()),
                         publishPort.port()),
-                "publish", new PublishHandler(clientKey, keys, jobs, jids, events, publisher),
+                "publish", new PublishHandler(clientKey, targets, jobs, jids, events, publisher),
                 "wheel", new WheelHandler(clientKey, keyAdmin),
-                "ping", new PingHandler());
+                "ping", new PingHandler(),
+                "runner", new RunnerCommand(clientKey, runners, jids, events));
         Map<String, AesCommand> aes = Map.of(
                 "_return", new ReturnHandler(keys, jobs, events, jids, () -> this.config.requireMinionSignMessages()),
                 "_minion_event", new MinionEventHandler(keys, events),
-                "_pillar", new PillarHandler(keys, masterKey.getPrivate(), minionData::putGrains));
+                "_pillar", new PillarHandler(keys, masterKey.getPrivate(), minionData::putGrains),
+                "_file_list", files::fileList,
+                "_file_hash", files::fileHash,
+                "_serve_file", files::serveFile);
         requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),
                 new RequestDispatcher(sessionKey, clear, aes), timings.rebindFor());
         supervisor.add(requestPort, transport.name());

@@ -12,6 +12,12 @@ public interface JobCache extends AutoCloseable {
 
     Optional<Job> job(String jid);
 
+    /**
+     * The jobs whose jid lies between {@code firstJid} and {@code lastJid}, both included, in jid order (a
+     * jid is its start time, so this is a time range); a null bound leaves that end open.
+     */
+    List<Job> jobsBetween(String firstJid, String lastJid);
+
     /** Stores the return; false when that minion already returned for that job. */
     boolean saveReturn(JobReturn ret);
 

@@ -27,6 +27,15 @@ public final class MemoryJobCache implements JobCache {
     }
 
     @Override
+    public List<Job> jobsBetween(String firstJid, String lastJid) {
+        return jobs.values().stream()
+                .filter(j -> firstJid == null || j.jid().compareTo(firstJid) >= 0)
+                .filter(j -> lastJid == null || j.jid().compareTo(lastJid) <= 0)
+                .sorted(java.util.Comparator.comparing(Job::jid))
+                .toList();
+    }
+
+    @Override
     public boolean saveReturn(JobReturn ret) {
         Map<String, JobReturn> byMinion = returns.computeIfAbsent(ret.jid(), k -> new LinkedHashMap<>());
         synchronized (byMinion) {

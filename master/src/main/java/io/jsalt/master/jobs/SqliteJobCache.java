@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class SqliteJobCache implements JobCache {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteJobCache.class);
     private static final long CLOSE_WAIT_SECONDS = 30;
+    private static final String SELECT_JOB = "SELECT jid, fun, arg, tgt, tgt_type, user, minions, started_ns FROM jobs";
 
     private final Path file;
     private final Connection writer;
@@ -87,23 +88,43 @@ public final class SqliteJobCache implements JobCache {
     @Override
     public Optional<Job> job(String jid) {
         return read(c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT jid, fun, arg, tgt, tgt_type, user, minions, started_ns"
-                    + " FROM jobs WHERE jid = ?")) {
+            try (PreparedStatement s = c.prepareStatement(SELECT_JOB + " WHERE jid = ?")) {
                 s.setString(1, jid);
                 try (ResultSet rs = s.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
-                    }
-                    List<Object> listed = list(unpack(rs.getBytes(7)));
-                    List<String> minions = listed == null ? null : new ArrayList<>();
-                    if (listed != null) {
-                        listed.forEach(m -> minions.add(String.valueOf(m)));
-                    }
-                    return Optional.of(new Job(rs.getString(1), rs.getString(2), list(unpack(rs.getBytes(3))),
-                            unpack(rs.getBytes(4)), rs.getString(5), rs.getString(6), minions, instant(rs.getLong(8))));
+                    return rs.next() ? Optional.of(job(rs)) : Optional.empty();
                 }
             }
         });
+    }
+
+    @Override
+    public List<Job> jobsBetween(String firstJid, String lastJid) {
+        return read(c -> {
+            try (PreparedStatement s = c.prepareStatement(SELECT_JOB
+                    + " WHERE (? IS NULL OR jid >= ?) AND (? IS NULL OR jid <= ?) ORDER BY jid")) {
+                s.setString(1, firstJid);
+                s.setString(2, firstJid);
+                s.setString(3, lastJid);
+                s.setString(4, lastJid);
+                List<Job> out = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(job(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    private static Job job(ResultSet rs) throws SQLException {
+        List<Object> listed = list(unpack(rs.getBytes(7)));
+        List<String> minions = listed == null ? null : new ArrayList<>();
+        if (listed != null) {
+            listed.forEach(m -> minions.add(String.valueOf(m)));
+        }
+        return new Job(rs.getString(1), rs.getString(2), list(unpack(rs.getBytes(3))),
+                unpack(rs.getBytes(4)), rs.getString(5), rs.getString(6), minions, instant(rs.getLong(8)));
     }
 
     @Override

@@ -6,22 +6,30 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
  * What an operator does to keys (salt-key's accept, reject, delete, list, finger), by id or glob. Each
  * change fires {@code salt/key}; revoking a key that could read publications calls {@code onRevoke} so
- * the master can rotate the session key.
+ * the master can rotate the session key; each id deleted or rejected goes to {@code onForget}, so what
+ * the master knows of that minion (its cached grains) goes with its key.
  */
 public final class KeyAdmin {
     private final KeyStore keys;
     private final EventBus events;
     private final Runnable onRevoke;
+    private final Consumer<String> onForget;
 
     public KeyAdmin(KeyStore keys, EventBus events, Runnable onRevoke) {
+        this(keys, events, onRevoke, id -> { });
+    }
+
+    public KeyAdmin(KeyStore keys, EventBus events, Runnable onRevoke, Consumer<String> onForget) {
         this.keys = keys;
         this.events = events;
         this.onRevoke = onRevoke;
+        this.onForget = onForget;
     }
 
     public List<String> accept(String match, boolean includeRejected, boolean includeDenied) {
@@ -59,6 +67,7 @@ public final class KeyAdmin {
                 if (keys.move(id, state, KeyState.REJECTED)) {
                     done.add(id);
                     revoked |= state == KeyState.ACCEPTED;
+                    onForget.accept(id);
                     fire("reject", id);
                 }
             }
@@ -78,6 +87,7 @@ public final class KeyAdmin {
                 if (!removed.isEmpty()) {
                     done.add(id);
                     revoked |= removed.contains(KeyState.ACCEPTED);
+                    onForget.accept(id);
                     fire("delete", id);
                 }
             }

@@ -5,6 +5,7 @@ import io.jsalt.crypto.Rsa;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.message.MinionId;
+import io.jsalt.transport.message.MinionSignature;
 import io.jsalt.master.keys.KeyStore;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
@@ -12,7 +13,6 @@ import java.security.PublicKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,15 +20,27 @@ import org.slf4j.LoggerFactory;
  * {@code _pillar}: a salt-minion asks for its pillar right after sign-in and does not start without an
  * answer. jsalt serves an empty pillar, encrypted for that minion alone with a one-off key (Salt's
  * send_private), and keeps the grains the request carries for targeting.
+ *
+ * <p>Salt takes the grains for whatever {@code id} the load names. A jsalt minion signs the load as it
+ * signs returns ({@link MinionSignature}), so its grains are kept as <em>verified</em>; a load signed by
+ * another key is refused; a salt-minion's unsigned load is still served and its grains kept as
+ * unverified, which the target resolver never lets exclude a minion.
  */
 public final class PillarHandler implements AesCommand {
     private static final Logger log = LoggerFactory.getLogger(PillarHandler.class);
 
     private final KeyStore keys;
     private final PrivateKey masterKey;
-    private final BiConsumer<String, Map<String, Object>> grainsSink;
+    private final GrainsSink grainsSink;
 
-    public PillarHandler(KeyStore keys, PrivateKey masterKey, BiConsumer<String, Map<String, Object>> grainsSink) {
+    /** Where reported grains go ({@code MinionDataCache::putGrains}). */
+    @FunctionalInterface
+    public interface GrainsSink {
+        /** @param verified signed by the accepted key of {@code id} */
+        void accept(String id, Map<String, Object> grains, boolean verified);
+    }
+
+    public PillarHandler(KeyStore keys, PrivateKey masterKey, GrainsSink grainsSink) {
         this.keys = keys;
         this.masterKey = masterKey;
         this.grainsSink = grainsSink;
@@ -42,8 +54,13 @@ public final class PillarHandler implements AesCommand {
             log.warn("pillar refused: {} is not an accepted minion", id);
             return false;
         }
+        boolean signed = load.containsKey(MinionSignature.FIELD);
+        if (signed && !MinionSignature.valid(load, key.get())) {
+            log.warn("pillar refused: the request for {} is not signed by its accepted key", id);
+            return false;
+        }
         if (load.get("grains") instanceof Map<?, ?>) {
-            grainsSink.accept(id, Wire.map(load, "grains"));
+            grainsSink.accept(id, Wire.map(load, "grains"), signed);
         }
         return new PrivateReply(privateReply(key.get(), Map.of(), nonce));
     }

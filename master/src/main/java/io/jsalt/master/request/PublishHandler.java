@@ -4,15 +4,13 @@ import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.Jids;
-import io.jsalt.master.keys.KeyState;
-import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.publish.JobPublisher;
+import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.message.PublishLoad;
 import io.jsalt.transport.message.PublishRequest;
-import io.jsalt.transport.target.TargetMatcher;
+import io.jsalt.transport.target.InvalidTargetException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,23 +18,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code publish} from a local client: authenticate the client key, resolve the expected minions from the
- * accepted keys, allocate the jid, store the job, fire {@code salt/job/<jid>/new}, then publish. Answers
- * {@code {"enc": "clear", "load": {"jid", "minions", "missing"}}}.
+ * {@code publish} from a local client: authenticate the client key, resolve the target over the accepted
+ * keys and the cached grains, allocate the jid, store the job, fire {@code salt/job/<jid>/new}, then
+ * publish to the expected and the undecided minions (grains unknown: each re-checks the target itself).
+ * Answers {@code {"enc": "clear", "load": {"jid", "minions", "missing", "undecided"}}}, where
+ * {@code minions} are the expected ones only; a target that cannot be matched is an error reply.
  */
 public final class PublishHandler implements ClearCommand {
     private static final Logger log = LoggerFactory.getLogger(PublishHandler.class);
 
     private final ClientKey clientKey;
-    private final KeyStore keys;
+    private final TargetResolver targets;
     private final JobCache jobs;
     private final Jids jids;
     private final EventBus events;
     private final JobPublisher publisher;
 
-    public PublishHandler(ClientKey clientKey, KeyStore keys, JobCache jobs, Jids jids, EventBus events, JobPublisher publisher) {
+    public PublishHandler(ClientKey clientKey, TargetResolver targets, JobCache jobs, Jids jids, EventBus events, JobPublisher publisher) {
         this.clientKey = clientKey;
-        this.keys = keys;
+        this.targets = targets;
         this.jobs = jobs;
         this.jids = jids;
         this.events = events;
@@ -50,9 +50,15 @@ public final class PublishHandler implements ClearCommand {
             log.warn("publish refused: bad client key");
             return SaltPack.pack(RequestDispatcher.error("Authentication error occurred."));
         }
-        TargetMatcher matcher = TargetMatcher.of(req.tgtType(), req.tgt());
-        List<String> minions = matcher.filter(keys.list(KeyState.ACCEPTED));
-        List<String> missing = missingFromList(req, minions);
+        TargetResolver.Resolution target;
+        try {
+            target = targets.resolve(req.tgtType(), req.tgt());
+        } catch (InvalidTargetException e) {
+            log.warn("publish refused: invalid target: {}", e.getMessage());
+            return SaltPack.pack(RequestDispatcher.error("Invalid target: " + e.getMessage()));
+        }
+        List<String> minions = target.expected();
+        List<String> missing = target.missing();
         String jid = jids.next();
         jobs.saveJob(new Job(jid, req.fun(), req.arg(), req.tgt(), req.tgtType(), req.user(), minions, Instant.now()));
 
@@ -67,32 +73,19 @@ public final class PublishHandler implements ClearCommand {
         created.put("missing", missing);
         events.fire("salt/job/" + jid + "/new", created);
 
-        publisher.publish(new PublishLoad(req.fun(), req.arg(), req.tgt(), jid, "", req.tgtType(), req.user()), minions);
-        log.info("published job {} ({}) to {} minion(s)", jid, req.fun(), minions.size());
+        // a nodegroup goes out as its compound expression: minions have no nodegroups
+        publisher.publish(new PublishLoad(req.fun(), req.arg(), target.tgt(), jid, "", target.tgtType(), req.user()), target.publishTo());
+        log.info("published job {} ({}) to {} minion(s), {} of them undecided", jid, req.fun(), target.publishTo().size(),
+                target.undecided().size());
 
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("jid", jid);
         reply.put("minions", minions);
         reply.put("missing", missing);
+        reply.put("undecided", target.undecided());
         Map<String, Object> envelope = new LinkedHashMap<>();
         envelope.put("enc", "clear");
         envelope.put("load", reply);
         return SaltPack.pack(envelope);
-    }
-
-    /** For a list target, the named ids that are not accepted minions (Salt reports them as missing). */
-    private static List<String> missingFromList(PublishRequest req, List<String> minions) {
-        List<String> missing = new ArrayList<>();
-        if ("list".equals(req.tgtType())) {
-            Object tgt = req.tgt();
-            List<?> named = tgt instanceof List<?> l ? l : List.of(((String) tgt).split(","));
-            for (Object o : named) {
-                String id = String.valueOf(o).trim();
-                if (!id.isEmpty() && !minions.contains(id)) {
-                    missing.add(id);
-                }
-            }
-        }
-        return missing;
     }
 }

@@ -3,6 +3,7 @@ package io.jsalt.master.request;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.transport.RequestHandler;
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.WireException;
 import io.jsalt.transport.message.RequestEnvelope;
@@ -53,7 +54,7 @@ public final class RequestDispatcher implements RequestHandler {
         Object cmd = load.get("cmd");
         ClearCommand command = cmd instanceof String s ? clearCommands.get(s) : null;
         if (command == null) {
-            log.warn("refused clear command {}", printable(cmd));
+            log.warn("refused clear command {}", Printable.quoted(cmd));
             return SaltPack.pack(error("unknown command"));
         }
         return command.handle(load);
@@ -77,7 +78,7 @@ public final class RequestDispatcher implements RequestHandler {
         Object cmd = load.get("cmd");
         AesCommand command = cmd instanceof String s ? aesCommands.get(s) : null;
         if (command == null) {
-            log.warn("refused aes command {}", printable(cmd));
+            log.warn("refused aes command {}", Printable.quoted(cmd));
             return cipher.encryptReply(false, nonce);
         }
         Object result = command.handle(load, nonce);
@@ -87,15 +88,11 @@ public final class RequestDispatcher implements RequestHandler {
         return cipher.encryptReply(result, nonce);
     }
 
-    static Map<String, Object> error(String message) {
+    /** The clear error reply a client sees ({@code {"enc": "clear", "load": {"error": ...}}}). */
+    public static Map<String, Object> error(String message) {
         Map<String, Object> err = new LinkedHashMap<>();
         err.put("enc", "clear");
         err.put("load", Map.of("error", message == null ? "error" : message));
         return err;
-    }
-
-    private static String printable(Object o) {
-        String s = String.valueOf(o);
-        return "'" + (s.length() > 40 ? s.substring(0, 40) + "..." : s).replaceAll("[^\\x20-\\x7e]", "?") + "'";
     }
 }

@@ -1,6 +1,7 @@
 package io.jsalt.master.request;
 
 import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobReturn;
 import io.jsalt.master.jobs.Jids;
@@ -9,6 +10,7 @@ import io.jsalt.transport.message.ReturnLoad;
 import java.security.PublicKey;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -18,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code _return}: a job result from a minion. Salt takes a return for any id from any holder of the
  * session key; jsalt counts it only when it is signed by the accepted key of the minion it names, and
- * only once per (jid, id). Stored first, then fired as {@code salt/job/<jid>/ret/<id>}.
+ * only once per (jid, id). Stored first, then fired as {@code salt/job/<jid>/ret/<id>}. A return whose jid
+ * is {@code "req"} (salt-call) gets a master-issued jid and a stored one-minion job, and is answered
+ * {@code {"jid": <jid>}} instead of {@code true}.
  */
 public final class ReturnHandler implements AesCommand {
     private static final Logger log = LoggerFactory.getLogger(ReturnHandler.class);
@@ -55,10 +59,14 @@ public final class ReturnHandler implements AesCommand {
                     + "a salt-minion needs minion_sign_messages: True)", ret.jid(), ret.id());
             return false;
         }
-        String jid = "req".equals(ret.jid()) ? jids.next() : ret.jid(); // salt-call asks the master for a jid
+        boolean fresh = "req".equals(ret.jid()); // salt-call asks the master for a jid
+        String jid = fresh ? jids.next() : ret.jid();
         if (!Jids.isValid(jid)) {
             log.warn("return from {} refused: malformed jid", ret.id());
             return false;
+        }
+        if (fresh) {
+            storeCallerJob(jid, ret, load.get("user") instanceof String u && !u.isEmpty() ? u : "root");
         }
         if (!jobs.saveReturn(new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now()))) {
             log.warn("duplicate return for job {} from {} ignored", jid, ret.id());
@@ -68,6 +76,27 @@ public final class ReturnHandler implements AesCommand {
         event.remove("sig");
         event.put("jid", jid);
         events.fire("salt/job/" + jid + "/ret/" + ret.id(), event);
-        return true;
+        return fresh ? Map.of("jid", jid) : true;
+    }
+
+    /**
+     * The job a {@code jid: "req"} return stands for (a minion ran it on its own, as salt-call does): stored
+     * as Salt's store_job does (tgt_type "glob", tgt the minion id), so it is looked up like any other.
+     * Salt fires no {@code new} event for it; jsalt does, so an event watcher sees the job start before its
+     * return, as for every other job (docs/protocol.md).
+     */
+    private void storeCallerJob(String jid, ReturnLoad ret, String user) {
+        List<String> minions = List.of(ret.id());
+        jobs.saveJob(new Job(jid, ret.fun(), ret.funArgs(), ret.id(), "glob", user, minions, Instant.now()));
+        Map<String, Object> created = new LinkedHashMap<>();
+        created.put("jid", jid);
+        created.put("tgt_type", "glob");
+        created.put("tgt", ret.id());
+        created.put("user", user);
+        created.put("fun", ret.fun());
+        created.put("arg", ret.funArgs());
+        created.put("minions", minions);
+        created.put("missing", List.of());
+        events.fire("salt/job/" + jid + "/new", created);
     }
 }

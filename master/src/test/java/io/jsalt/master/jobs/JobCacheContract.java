@@ -37,6 +37,23 @@ abstract class JobCacheContract {
     }
 
     @Test
+    void listsTheJobsOfAJidRangeInJidOrderWithBothEndsIncluded() {
+        for (String jid : List.of("20260101120000000003", "20260101120000000001", "20260101130000000000",
+                "20260101110000000000", "20260101120000000002")) {
+            cache.saveJob(job(jid, T0));
+        }
+
+        assertThat(cache.jobsBetween("20260101120000000001", "20260101120000000003")).extracting(Job::jid)
+                .containsExactly("20260101120000000001", "20260101120000000002", "20260101120000000003");
+        assertThat(cache.jobsBetween(null, "20260101120000000001")).extracting(Job::jid)
+                .containsExactly("20260101110000000000", "20260101120000000001");
+        assertThat(cache.jobsBetween("20260101120000000003", null)).extracting(Job::jid)
+                .containsExactly("20260101120000000003", "20260101130000000000");
+        assertThat(cache.jobsBetween(null, null)).hasSize(5).first().isEqualTo(job("20260101110000000000", T0));
+        assertThat(cache.jobsBetween("20260101140000000000", null)).isEmpty();
+    }
+
+    @Test
     void keepsReturnsInArrivalOrderAndRefusesASecondFromTheSameMinion() {
         String jid = "20260101120000000001";
         assertThat(cache.saveReturn(ret(jid, "web2", "first"))).isTrue();

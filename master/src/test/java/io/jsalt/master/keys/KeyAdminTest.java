@@ -33,6 +33,21 @@ class KeyAdminTest {
     }
 
     @Test
+    void forgetsWhatIsKnownOfEachDeletedOrRejectedMinion() {
+        List<String> forgotten = new java.util.ArrayList<>();
+        KeyAdmin forgetting = new KeyAdmin(keys, new EventBus(), () -> { }, forgotten::add);
+        keys.store(KeyState.ACCEPTED, "web1", pem);
+        keys.store(KeyState.ACCEPTED, "web2", pem);
+        keys.store(KeyState.PENDING, "db1", pem);
+
+        forgetting.reject("web1", true, false);
+        forgetting.delete("db1");
+        forgetting.accept("*", false, false);
+
+        assertThat(forgotten).containsExactly("web1", "db1");
+    }
+
+    @Test
     void acceptMovesMatchingPendingKeysOnly() {
         keys.store(KeyState.PENDING, "web1", pem);
         keys.store(KeyState.PENDING, "web2", pem);

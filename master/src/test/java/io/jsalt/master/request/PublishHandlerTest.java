@@ -3,6 +3,7 @@ package io.jsalt.master.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.Job;
@@ -13,6 +14,7 @@ import io.jsalt.master.publish.JobPublisher;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.support.RecordedEvents;
 import io.jsalt.master.support.TestKeys;
+import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.PublishServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
@@ -57,6 +59,7 @@ class PublishHandlerTest {
     final RecordedEvents events = new RecordedEvents();
     final EventBus bus = new EventBus();
     final List<Subscription> subscriptions = new ArrayList<>();
+    final MinionDataCache grains = new MinionDataCache();
     String clientSecret;
     ClientKey clientKey;
 
@@ -270,6 +273,50 @@ class PublishHandlerTest {
     }
 
     @Test
+    void answersAnInvalidTargetWithAClearErrorAndPublishesNothing() {
+        PublishHandler handler = handler(false);
+
+        for (Map<String, Object> bad : List.of(request("web* and", "compound", clientSecret), request("( web1", "compound", clientSecret),
+                request("ghosts", "nodegroup", clientSecret), request("os", "grain", clientSecret))) {
+            Map<String, Object> load = Wire.map(send(handler, bad), "load");
+            assertThat(Wire.string(load, "error")).startsWith("Invalid target: ");
+        }
+        assertThat(Wire.string(Wire.map(send(handler, request("( web1", "compound", clientSecret)), "load"), "error"))
+                .contains("missing ')'");
+        assertThat(server.calls).isEmpty();
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void publishesAGrainTargetToMatchingAndUndecidedMinionsButExpectsOnlyTheMatching() {
+        grains.putGrains("web1", Map.of("os", "Debian"));
+        grains.putGrains("db1", Map.of("os", "RedHat"));
+        PublishHandler handler = handler(true);
+
+        Map<String, Object> load = Wire.map(send(handler, request("os:Debian", "grain", clientSecret)), "load");
+
+        assertThat(load).containsEntry("minions", List.of("web1")).containsEntry("undecided", List.of("web2"));
+        assertThat(server.calls).extracting(c -> new String(c.topic(), StandardCharsets.US_ASCII))
+                .containsExactly(new String(Topics.ofMinion("web1"), StandardCharsets.US_ASCII),
+                        new String(Topics.ofMinion("web2"), StandardCharsets.US_ASCII));
+        String jid = Wire.string(load, "jid");
+        assertThat(jobs.job(jid)).hasValueSatisfying(job -> assertThat(job.minions()).containsExactly("web1"));
+        assertThat(events.tagged("salt/job/" + jid + "/new").get(0).data()).containsEntry("minions", List.of("web1"));
+    }
+
+    @Test
+    void publishesANodegroupAsItsCompoundExpression() {
+        BlockingQueue<byte[]> received = subscribe(List.of());
+        PublishHandler handler = handler(false);
+
+        Map<String, Object> load = Wire.map(send(handler, request("webs", "nodegroup", clientSecret)), "load");
+
+        assertThat(load).containsEntry("minions", List.of("web1", "web2"));
+        assertThat(decode(next(received))).containsEntry("tgt_type", "compound").containsEntry("tgt", "web* and not web3");
+        assertThat(jobs.job(Wire.string(load, "jid"))).hasValueSatisfying(job -> assertThat(job.tgtType()).isEqualTo("nodegroup"));
+    }
+
+    @Test
     void refusesAnUnknownTargetTypeThroughTheDispatcher() {
         RequestDispatcher dispatcher = new RequestDispatcher(session, Map.of("publish", handler(false)), Map.of());
 
@@ -284,7 +331,8 @@ class PublishHandlerTest {
 
     private PublishHandler handler(boolean zmqFiltering) {
         JobPublisher publisher = new JobPublisher(server, session, master.getPrivate(), zmqFiltering);
-        return new PublishHandler(clientKey, keys, jobs, new Jids(), bus, publisher);
+        TargetResolver targets = new TargetResolver(keys, grains, Map.of("webs", "web* and not web3"));
+        return new PublishHandler(clientKey, targets, jobs, new Jids(), bus, publisher);
     }
 
     private static Map<String, Object> request(Object tgt, String tgtType, String key) {

@@ -148,23 +148,58 @@ class ReturnHandlerTest {
     }
 
     @Test
-    void givesAReturnWithJidReqAFreshJid() {
-        assertThat(handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+    void aReturnWithJidReqGetsAFreshJidAStoredJobAndBothEvents() {
+        Map<String, Object> load = new ReturnLoad("web1", "req", "test.echo", List.of("hi"), "hi", 0, true).toLoad();
+        load.put("user", "alice");
+        load.put("sig", io.jsalt.crypto.Rsa.sign(web1.getPrivate(), SaltPack.packBinType(load)));
 
-        assertThat(jobs.returns("req")).isEmpty();
-        EventFrame event = events.all().get(0);
-        String jid = (String) event.data().get("jid");
+        Object result = handler.handle(wire(load), null);
+
+        assertThat(result).isInstanceOf(Map.class);
+        String jid = (String) ((Map<?, ?>) result).get("jid");
         assertThat(jid).matches("[0-9]{20}");
-        assertThat(event.tag()).isEqualTo("salt/job/" + jid + "/ret/web1");
-        assertThat(jobs.returns(jid)).extracting(JobReturn::id).containsExactly("web1");
+        assertThat(jobs.returns("req")).isEmpty();
+        assertThat(jobs.returns(jid)).extracting(JobReturn::id, JobReturn::ret)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("web1", "hi"));
+        assertThat(jobs.job(jid)).get().satisfies(job -> {
+            assertThat(job.fun()).isEqualTo("test.echo");
+            assertThat(job.arg()).containsExactly("hi");
+            assertThat(job.tgt()).isEqualTo("web1");
+            assertThat(job.tgtType()).as("as Salt's store_job").isEqualTo("glob");
+            assertThat(job.user()).isEqualTo("alice");
+            assertThat(job.minions()).containsExactly("web1");
+        });
+        assertThat(events.tags()).containsExactly("salt/job/" + jid + "/new", "salt/job/" + jid + "/ret/web1");
+        assertThat(events.all().get(0).data()).containsEntry("jid", jid).containsEntry("fun", "test.echo")
+                .containsEntry("tgt", "web1").containsEntry("tgt_type", "glob").containsEntry("user", "alice")
+                .containsEntry("minions", List.of("web1")).containsEntry("arg", List.of("hi"));
+        assertThat(events.all().get(1).data()).containsEntry("jid", jid).containsEntry("return", "hi");
+    }
+
+    @Test
+    void aReturnWithJidReqAndNoUserIsStoredAsRoots() {
+        Object result = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
+
+        String jid = (String) ((Map<?, ?>) result).get("jid");
+        assertThat(jobs.job(jid)).get().extracting(io.jsalt.master.jobs.Job::user).isEqualTo("root");
+    }
+
+    @Test
+    void aReturnWithJidReqStillNeedsTheSignatureOfTheMinionItNames() {
+        assertThat(handler.handle(wire(ret("web1", "req").toSignedLoad(web2.getPrivate())), null)).isEqualTo(false);
+        assertThat(handler.handle(wire(ret("ghost", "req").toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
+
+        assertThat(events.all()).isEmpty();
+        assertThat(jobs.jobsBetween(null, null)).isEmpty();
     }
 
     @Test
     void twoSaltCallReturnsGetDistinctJids() {
-        handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
-        handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
+        Object first = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
+        Object second = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
 
-        assertThat(events.all()).extracting(e -> e.data().get("jid")).doesNotHaveDuplicates().hasSize(2);
+        assertThat(((Map<?, ?>) first).get("jid")).isNotEqualTo(((Map<?, ?>) second).get("jid"));
+        assertThat(jobs.jobsBetween(null, null)).hasSize(2);
     }
 
     @Test

@@ -1,0 +1,126 @@
+package io.jsalt.master.runner;
+
+import static io.jsalt.master.runner.Parameter.optional;
+
+import io.jsalt.master.keys.KeyAdmin;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.runner.Parameter.Type;
+import io.jsalt.transport.message.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Salt's {@code manage} runner, with Salt 3006's parameters: {@code status}, {@code up} and {@code down}
+ * ping the minions of {@code tgt}/{@code tgt_type} (every accepted one by default) with {@code test.ping},
+ * waiting {@code timeout} seconds (the master's {@code timeout} when not given; at most
+ * {@link #MAX_TIMEOUT_SECONDS}, a larger value is clamped, since an MWorker waits meanwhile);
+ * {@code present} and {@code not_present} read the connection state without sending anything, limited to
+ * {@code subset} when given. Salt's {@code output}, {@code gather_job_timeout} and {@code show_ip} are
+ * accepted and have no effect (jsalt waits for returns alone and does not report minion addresses).
+ */
+public final class ManageRunner implements RunnerModule {
+    private static final Logger log = LoggerFactory.getLogger(ManageRunner.class);
+    /** The longest a ping may be waited for: {@link MinionJobs#MAX_WAIT}. */
+    static final int MAX_TIMEOUT_SECONDS = (int) MinionJobs.MAX_WAIT.toSeconds();
+
+    private final KeyStore keys;
+    private final KeyAdmin keyAdmin;
+    private final MinionJobs minions;
+    private final Supplier<Set<String>> subscribedTopics;
+    private final IntSupplier defaultTimeout;
+
+    /**
+     * @param subscribedTopics the publish socket's topics with a subscriber now (ISO-8859-1 strings): a
+     *                         minion is present when its {@code sha1(id)} topic is, as for presence events
+     * @param defaultTimeout   seconds to wait for pings when the caller gives no timeout (the {@code timeout} key)
+     */
+    public ManageRunner(KeyStore keys, KeyAdmin keyAdmin, MinionJobs minions, Supplier<Set<String>> subscribedTopics,
+                        IntSupplier defaultTimeout) {
+        this.keys = keys;
+        this.keyAdmin = keyAdmin;
+        this.minions = minions;
+        this.subscribedTopics = subscribedTopics;
+        this.defaultTimeout = defaultTimeout;
+    }
+
+    @Override
+    public List<RunnerFunction> functions() {
+        Parameter output = optional("output", Type.BOOLEAN, true);
+        Parameter tgt = optional("tgt", Type.TARGET, "*");
+        Parameter tgtType = optional("tgt_type", Type.STRING, "glob");
+        Parameter timeout = optional("timeout", Type.INTEGER, null);
+        Parameter gatherJobTimeout = optional("gather_job_timeout", Type.INTEGER, null);
+        Parameter showIp = optional("show_ip", Type.BOOLEAN, false);
+        Parameter subset = optional("subset", Type.STRINGS, null);
+        return List.of(
+                new RunnerFunction(RunnerSignature.of("manage.status", output, tgt, tgtType, timeout, gatherJobTimeout),
+                        a -> status(a.value("tgt"), a.string("tgt_type"), a.integer("timeout"))),
+                new RunnerFunction(RunnerSignature.of("manage.up", tgt, tgtType, timeout, gatherJobTimeout, showIp),
+                        a -> status(a.value("tgt"), a.string("tgt_type"), a.integer("timeout")).get("up")),
+                new RunnerFunction(RunnerSignature.of("manage.down", optional("removekeys", Type.BOOLEAN, false), tgt, tgtType,
+                        timeout, gatherJobTimeout),
+                        a -> down(a.bool("removekeys"), a.value("tgt"), a.string("tgt_type"), a.integer("timeout"))),
+                new RunnerFunction(RunnerSignature.of("manage.present", subset, showIp), a -> present(subset(a))),
+                new RunnerFunction(RunnerSignature.of("manage.not_present", subset, showIp), a -> notPresent(subset(a))));
+    }
+
+    /** Salt's subset: None is every minion, a list limits the answer to those ids. */
+    private static Predicate<String> subset(RunnerArgs a) {
+        if (a.value("subset") == null) {
+            return id -> true;
+        }
+        Set<String> ids = Set.copyOf(a.strings("subset"));
+        return ids::contains;
+    }
+
+    /** The seconds to wait: the master's timeout when none (or not a positive one) is given, at most 300. */
+    int seconds(Integer timeout) {
+        int asked = timeout == null || timeout <= 0 ? defaultTimeout.getAsInt() : timeout;
+        return Math.max(1, Math.min(asked, MAX_TIMEOUT_SECONDS));
+    }
+
+    /** {@code {"up": [...], "down": [...]}}, each sorted: who answered a test.ping within the timeout. */
+    Map<String, List<String>> status(Object tgt, String tgtType, Integer timeout) {
+        Gathered ping = minions.run("test.ping", List.of(), "root", tgtType, tgt, Duration.ofSeconds(seconds(timeout)));
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        out.put("up", ping.returns().keySet().stream().sorted().toList());
+        out.put("down", ping.silent().stream().sorted().toList());
+        return out;
+    }
+
+    /** The minions that did not answer; with {@code removekeys}, their keys are deleted (with salt/key events). */
+    List<String> down(boolean removeKeys, Object tgt, String tgtType, Integer timeout) {
+        List<String> down = status(tgt, tgtType, timeout).get("down");
+        if (removeKeys) {
+            for (String id : down) {
+                keyAdmin.delete(id); // ids hold no glob characters: this deletes exactly that key
+            }
+            log.info("manage.down removed the keys of {} down minion(s)", down.size());
+        }
+        return down;
+    }
+
+    List<String> present(Predicate<String> subset) {
+        Set<String> topics = subscribedTopics.get();
+        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> topics.contains(topic(id))).sorted().toList();
+    }
+
+    List<String> notPresent(Predicate<String> subset) {
+        Set<String> topics = subscribedTopics.get();
+        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> !topics.contains(topic(id))).sorted().toList();
+    }
+
+    private static String topic(String id) {
+        return new String(Topics.ofMinion(id), StandardCharsets.ISO_8859_1);
+    }
+}

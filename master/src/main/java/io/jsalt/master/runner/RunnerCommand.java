@@ -1,0 +1,120 @@
+package io.jsalt.master.runner;
+
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.Jids;
+import io.jsalt.master.request.ClearCommand;
+import io.jsalt.master.request.ClientKey;
+import io.jsalt.master.request.RequestDispatcher;
+import io.jsalt.transport.codec.Printable;
+import io.jsalt.transport.codec.SaltPack;
+import io.jsalt.transport.codec.Wire;
+import io.jsalt.transport.codec.WireException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code runner} from a local client ({@code {"cmd": "runner", "fun", "arg", "kwarg", "key", "user"}}):
+ * authenticate the client key as {@code publish} does, give the call a jid, fire
+ * {@code salt/run/<jid>/new}, run the function in this MWorker (a function that asks minions waits at most
+ * its timeout), fire {@code salt/run/<jid>/ret} and answer
+ * {@code {"enc": "clear", "load": {"jid", "tag", "fun", "return", "success"}}}. Salt runs runners in a
+ * separate process and answers at once; jsalt's client waits for the return instead.
+ */
+public final class RunnerCommand implements ClearCommand {
+    private static final Logger log = LoggerFactory.getLogger(RunnerCommand.class);
+
+    private final ClientKey clientKey;
+    private final RunnerRegistry registry;
+    private final Jids jids;
+    private final EventBus events;
+
+    public RunnerCommand(ClientKey clientKey, RunnerRegistry registry, Jids jids, EventBus events) {
+        this.clientKey = clientKey;
+        this.registry = registry;
+        this.jids = jids;
+        this.events = events;
+    }
+
+    @Override
+    public byte[] handle(Map<String, Object> load) {
+        if (!clientKey.matches(load.get("key"))) {
+            log.warn("runner call refused: bad client key");
+            return SaltPack.pack(RequestDispatcher.error("Authentication error occurred."));
+        }
+        String fun = Wire.string(load, "fun");
+        List<Object> arg = Wire.optList(load, "arg");
+        Map<String, Object> kwarg = load.get("kwarg") == null ? Map.of() : Wire.map(load, "kwarg");
+        String user = Wire.optString(load, "user", "root");
+        String jid = jids.next();
+        String tag = "salt/run/" + jid;
+
+        Map<String, Object> started = new LinkedHashMap<>();
+        started.put("fun", "runner." + fun);
+        started.put("fun_args", funArgs(arg, kwarg));
+        started.put("jid", jid);
+        started.put("user", user);
+        events.fire(tag + "/new", started);
+
+        Outcome outcome = run(fun, arg, kwarg);
+
+        Map<String, Object> finished = new LinkedHashMap<>(started);
+        finished.put("return", outcome.value());
+        finished.put("success", outcome.success());
+        events.fire(tag + "/ret", finished);
+
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jid", jid);
+        body.put("tag", tag);
+        body.put("fun", fun);
+        body.put("return", outcome.value());
+        body.put("success", outcome.success());
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("enc", "clear");
+        envelope.put("load", body);
+        return SaltPack.pack(envelope);
+    }
+
+    private record Outcome(Object value, boolean success) {}
+
+    private Outcome run(String fun, List<Object> arg, Map<String, Object> kwarg) {
+        Optional<RunnerFunction> found = registry.find(fun);
+        if (found.isEmpty()) {
+            log.warn("runner function refused: {}", Printable.quoted(fun));
+            return new Outcome("'" + fun + "' is not available.", false); // Salt's wording
+        }
+        RunnerFunction function = found.get();
+        RunnerArgs args;
+        try {
+            args = ArgumentBinder.bind(function.signature(), arg, kwarg);
+        } catch (InvalidRunnerArgumentsException e) {
+            log.info("runner {} refused its arguments: {}", fun, e.getMessage());
+            return new Outcome(function.signature() + ": " + e.getMessage(), false);
+        }
+        try {
+            Object value = function.body().call(args);
+            log.info("runner {} done", fun);
+            return new Outcome(value, true);
+        } catch (RunnerException | WireException | io.jsalt.transport.target.InvalidTargetException e) {
+            log.info("runner {} failed: {}", fun, e.getMessage());
+            return new Outcome(e.getMessage(), false);
+        } catch (RuntimeException e) {
+            // a broken store or a bug must cost this call, never the MWorker
+            log.warn("runner {} failed", fun, e);
+            return new Outcome("Exception occurred in runner " + fun + ": " + e, false);
+        }
+    }
+
+    /** The call's arguments as Salt lists them in runner events: positional, then the keywords as one map. */
+    private static List<Object> funArgs(List<Object> arg, Map<String, Object> kwarg) {
+        if (kwarg.isEmpty()) {
+            return arg;
+        }
+        List<Object> all = new java.util.ArrayList<>(arg);
+        all.add(kwarg);
+        return all;
+    }
+}

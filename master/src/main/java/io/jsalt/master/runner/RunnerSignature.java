@@ -1,0 +1,25 @@
+package io.jsalt.master.runner;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** A runner function's name and parameters, printed as Python would: {@code jobs.lookup_jid(jid, missing=False)}. */
+public record RunnerSignature(String fun, List<Parameter> parameters) {
+    public RunnerSignature {
+        parameters = List.copyOf(parameters);
+    }
+
+    public static RunnerSignature of(String fun, Parameter... parameters) {
+        return new RunnerSignature(fun, List.of(parameters));
+    }
+
+    Optional<Parameter> parameter(String name) {
+        return parameters.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    @Override
+    public String toString() {
+        return fun + parameters.stream().map(Parameter::describe).collect(Collectors.joining(", ", "(", ")"));
+    }
+}

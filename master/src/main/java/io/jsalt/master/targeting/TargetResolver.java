@@ -1,0 +1,121 @@
+package io.jsalt.master.targeting;
+
+import io.jsalt.master.data.MinionDataCache;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.transport.target.Decision;
+import io.jsalt.transport.target.InvalidTargetException;
+import io.jsalt.transport.target.MinionFacts;
+import io.jsalt.transport.target.Nodegroups;
+import io.jsalt.transport.target.Target;
+import io.jsalt.transport.target.TargetMatcher;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Which accepted minions a target reaches, as Salt's CkMinions does on the master, but honest about
+ * what it cannot know: a minion whose grains the master has not heard is neither expected nor left
+ * out, it is undecided. The job is published to expected and undecided minions alike (each minion
+ * re-checks the target with its own grains), while only the expected ones are waited for.
+ *
+ * <p>Grains a minion did not sign (a salt-minion's, or anyone's with the session key under its id) may
+ * put a minion in a target but never leave it out: a no-match they decide is undecided instead, unless
+ * the target excludes the minion whatever its grains.
+ */
+public final class TargetResolver {
+    private final KeyStore keys;
+    private final MinionDataCache data;
+    private final Supplier<Map<String, Object>> nodegroups;
+
+    /**
+     * @param expected  accepted minions that match, sorted
+     * @param undecided accepted minions that may match, their grains unknown: publish to them too
+     * @param missing   ids a list (or an {@code L@} of a compound) names that are not accepted minions
+     */
+    public record Resolution(String tgtType, Object tgt, List<String> expected, List<String> undecided, List<String> missing) {
+        public Resolution {
+            expected = List.copyOf(expected);
+            undecided = List.copyOf(undecided);
+            missing = List.copyOf(missing);
+        }
+
+        /** Expected then undecided: every minion the job is published to. */
+        public List<String> publishTo() {
+            List<String> all = new ArrayList<>(expected);
+            all.addAll(undecided);
+            return all;
+        }
+    }
+
+    public TargetResolver(KeyStore keys, MinionDataCache data, Map<String, Object> nodegroups) {
+        this(keys, data, () -> nodegroups);
+    }
+
+    /** A resolver that reads the nodegroups on every call, so a reloaded configuration applies at once. */
+    public TargetResolver(KeyStore keys, MinionDataCache data, Supplier<Map<String, Object>> nodegroups) {
+        this.keys = keys;
+        this.data = data;
+        this.nodegroups = nodegroups;
+    }
+
+    /**
+     * @throws InvalidTargetException for a target that cannot be matched, with a message for the operator
+     */
+    public Resolution resolve(String tgtType, Object tgt) {
+        String type = tgtType == null ? "glob" : tgtType;
+        Map<String, Object> groups = nodegroups.get();
+        Target published = Nodegroups.expand(type, tgt, groups == null ? Map.of() : groups);
+        TargetMatcher matcher = TargetMatcher.of(published.tgtType(), published.tgt());
+        List<String> accepted = keys.list(KeyState.ACCEPTED);
+        List<String> expected = new ArrayList<>();
+        List<String> undecided = new ArrayList<>();
+        boolean idOnly = !matcher.type().mayNeedGrains();
+        for (String id : accepted) {
+            Map<String, Object> grains = idOnly ? null : data.grains(id).orElse(null);
+            Decision d = matcher.decide(new MinionFacts(id, grains));
+            if (d == Decision.NO_MATCH && grains != null && !data.grainsVerified(id)) {
+                d = matcher.decide(new MinionFacts(id, null)) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;
+            }
+            if (d == Decision.MATCH) {
+                expected.add(id);
+            } else if (d == Decision.UNKNOWN) {
+                undecided.add(id);
+            }
+        }
+        return new Resolution(published.tgtType(), published.tgt(), expected, undecided, missing(published, Set.copyOf(accepted)));
+    }
+
+    /** Salt reports the ids of a list target, or of an L@ not preceded by "not", that are not accepted. */
+    private static List<String> missing(Target t, Set<String> accepted) {
+        Set<String> named = new LinkedHashSet<>();
+        if ("list".equals(t.tgtType())) {
+            if (t.tgt() instanceof List<?> l) {
+                l.forEach(o -> named.add(String.valueOf(o).trim()));
+            } else if (t.tgt() instanceof String s) {
+                named.addAll(Arrays.asList(s.split(",")));
+            }
+        } else if ("compound".equals(t.tgtType())) {
+            List<String> words = t.tgt() instanceof String s ? Arrays.asList(s.strip().split("\\s+"))
+                    : ((List<?>) t.tgt()).stream().map(String::valueOf).toList();
+            for (int i = 0; i < words.size(); i++) {
+                String w = words.get(i);
+                if (w.startsWith("L@") && (i == 0 || !words.get(i - 1).equals("not"))) {
+                    named.addAll(Arrays.asList(w.substring(2).split(",")));
+                }
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        for (String id : named) {
+            String trimmed = id.trim();
+            if (!trimmed.isEmpty() && !accepted.contains(trimmed)) {
+                missing.add(trimmed);
+            }
+        }
+        return missing;
+    }
+}

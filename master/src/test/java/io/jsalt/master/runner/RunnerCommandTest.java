@@ -1,0 +1,142 @@
+package io.jsalt.master.runner;
+
+import static io.jsalt.master.runner.Parameter.optional;
+import static io.jsalt.master.runner.Parameter.required;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.Jids;
+import io.jsalt.master.request.ClientKey;
+import io.jsalt.master.runner.Parameter.Type;
+import io.jsalt.master.support.RecordedEvents;
+import io.jsalt.transport.codec.SaltPack;
+import io.jsalt.transport.codec.Wire;
+import io.jsalt.transport.codec.WireException;
+import io.jsalt.transport.event.EventFrame;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code runner} command over a registry of small functions made for the test. */
+class RunnerCommandTest {
+    @TempDir
+    Path cachedir;
+    final RecordedEvents events = new RecordedEvents();
+    String secret;
+    RunnerCommand command;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        ClientKey key = ClientKey.create(cachedir, "tester");
+        secret = ClientKey.read(cachedir, "tester");
+        EventBus bus = new EventBus();
+        bus.addListener(events);
+        RunnerModule echo = () -> List.of(
+                new RunnerFunction(RunnerSignature.of("demo.echo", required("text", Type.STRING),
+                        optional("loud", Type.BOOLEAN, false)),
+                        a -> a.bool("loud") ? a.string("text").toUpperCase() : a.string("text")),
+                new RunnerFunction(RunnerSignature.of("demo.refuse"), a -> {
+                    throw new RunnerException("no can do");
+                }),
+                new RunnerFunction(RunnerSignature.of("demo.bug"), a -> {
+                    throw new IllegalStateException("a bug");
+                }));
+        command = new RunnerCommand(key, new RunnerRegistry(List.of(echo)), new Jids(), bus);
+    }
+
+    @Test
+    void runsTheFunctionAndAnswersSaltsRunnerShape() {
+        Map<String, Object> reply = call("demo.echo", List.of("hi"), Map.of("loud", true), secret);
+
+        assertThat(reply).containsEntry("enc", "clear");
+        Map<String, Object> load = Wire.map(reply, "load");
+        String jid = Wire.string(load, "jid");
+        assertThat(jid).matches("[0-9]{20}");
+        assertThat(load).containsEntry("tag", "salt/run/" + jid).containsEntry("fun", "demo.echo")
+                .containsEntry("return", "HI").containsEntry("success", true);
+    }
+
+    @Test
+    void firesTheRunsNewAndRetEvents() {
+        Map<String, Object> load = Wire.map(call("demo.echo", List.of("hi"), Map.of(), secret), "load");
+        String jid = Wire.string(load, "jid");
+
+        assertThat(events.tags()).containsExactly("salt/run/" + jid + "/new", "salt/run/" + jid + "/ret");
+        EventFrame created = events.all().get(0);
+        assertThat(created.data()).containsEntry("fun", "runner.demo.echo").containsEntry("fun_args", List.of("hi"))
+                .containsEntry("jid", jid).containsEntry("user", "tester");
+        EventFrame done = events.all().get(1);
+        assertThat(done.data()).containsEntry("return", "hi").containsEntry("success", true)
+                .containsEntry("fun", "runner.demo.echo");
+    }
+
+    @Test
+    void anUnknownFunctionIsNotAvailableInSaltsWords() {
+        Map<String, Object> load = Wire.map(call("demo.nope", List.of(), Map.of(), secret), "load");
+
+        assertThat(load).containsEntry("return", "'demo.nope' is not available.").containsEntry("success", false);
+    }
+
+    @Test
+    void badArgumentsAreRefusedNamingTheSignature() {
+        Map<String, Object> load = Wire.map(call("demo.echo", List.of(), Map.of("colour", "red"), secret), "load");
+
+        assertThat(load).containsEntry("success", false).containsEntry("return",
+                "demo.echo(text, loud=False): The following keyword arguments are not valid: colour=red");
+        assertThat(Wire.map(call("demo.echo", List.of(), Map.of(), secret), "load"))
+                .containsEntry("return", "demo.echo(text, loud=False): missing required argument 'text'");
+    }
+
+    @Test
+    void aFailingFunctionAnswersItsMessageWithSuccessFalse() {
+        assertThat(Wire.map(call("demo.refuse", List.of(), Map.of(), secret), "load"))
+                .containsEntry("return", "no can do").containsEntry("success", false);
+        assertThat(Wire.map(call("demo.bug", List.of(), Map.of(), secret), "load"))
+                .containsEntry("success", false)
+                .hasEntrySatisfying("return", r -> assertThat((String) r).contains("demo.bug", "a bug"));
+        assertThat(events.all().stream().filter(e -> e.tag().endsWith("/ret")).map(e -> e.data().get("success")))
+                .containsExactly(false, false);
+    }
+
+    @Test
+    void aWrongClientKeyIsAnAuthenticationErrorAndRunsNothing() {
+        Map<String, Object> reply = call("demo.echo", List.of("hi"), Map.of(), "not-the-key");
+
+        assertThat(Wire.map(reply, "load")).containsEntry("error", "Authentication error occurred.");
+        assertThat(events.all()).isEmpty();
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "runner");
+        load.put("fun", "demo.echo");
+        assertThat(Wire.map(Wire.asMap(SaltPack.unpack(command.handle(load))), "load"))
+                .containsEntry("error", "Authentication error occurred.");
+    }
+
+    @Test
+    void aLoadWithoutAFunctionNameIsAWireError() {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "runner");
+        load.put("key", secret);
+        load.put("arg", List.of());
+
+        assertThatThrownBy(() -> command.handle(load)).isInstanceOf(WireException.class);
+        assertThat(events.all()).isEmpty();
+    }
+
+    private Map<String, Object> call(String fun, List<Object> arg, Map<String, Object> kwarg, String key) {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "runner");
+        load.put("fun", fun);
+        load.put("arg", arg);
+        load.put("kwarg", kwarg);
+        load.put("key", key);
+        load.put("user", "tester");
+        Map<String, Object> wire = Wire.asMap(SaltPack.unpack(SaltPack.pack(load)));
+        return Wire.asMap(SaltPack.unpack(command.handle(wire)));
+    }
+}
