@@ -10,16 +10,20 @@ import io.jsalt.minion.auth.SignInPacing;
 import io.jsalt.minion.auth.SignInResult;
 import io.jsalt.minion.channel.MasterChannel;
 import io.jsalt.minion.channel.NotSignedInException;
+import io.jsalt.minion.files.RemoteMasterFiles;
+import io.jsalt.minion.grains.GrainsReport;
+import io.jsalt.minion.grains.MinionGrains;
 import io.jsalt.minion.jobs.JobRunner;
 import io.jsalt.minion.jobs.ExecutorShutdown;
+import io.jsalt.minion.jobs.ProcRecords;
+import io.jsalt.minion.jobs.RunningJobs;
+import io.jsalt.minion.modules.MinionModules;
 import io.jsalt.minion.returns.ReturnOutbox;
 import io.jsalt.minion.returns.Returner;
+import io.jsalt.minion.saltutil.SaltutilModule;
 import io.jsalt.minion.schedule.ScheduleParser;
 import io.jsalt.minion.schedule.ScheduleRunner;
 import io.jsalt.minion.schedule.ScheduledJob;
-import io.jsalt.modules.ModuleRegistry;
-import io.jsalt.modules.SimpleModuleContext;
-import io.jsalt.modules.builtin.CoreGrains;
 import io.jsalt.transport.ConnectionListener;
 import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.Subscription;
@@ -34,10 +38,8 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -62,6 +64,8 @@ public final class Minion implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Minion.class);
 
     private static final int MAX_UNDECRYPTED = 100;
+    /** How young a session must be for a refusal of it to count as a persistent mismatch, not a key rotation. */
+    private static final Duration FRESH_SESSION = Duration.ofSeconds(5);
 
     public enum State { STARTING, PENDING, SIGNED_IN, REJECTED, MASTER_REFUSED, STOPPED }
 
@@ -89,6 +93,10 @@ public final class Minion implements AutoCloseable {
     private MasterChannel channel;
     private Returner returner;
     private JobRunner jobs;
+    private MinionGrains grains;
+    private GrainsReport grainsReport;
+    private RunningJobs running;
+    private MinionModules modules;
     private ScheduleRunner schedule;
     private boolean scheduleStarted;
     private Subscription subscription;
@@ -116,23 +124,28 @@ public final class Minion implements AutoCloseable {
      */
     public void start() {
         keyPair = RsaKeys.loadOrCreate(config.pkiDir(), "minion");
-        Map<String, Object> grains = new LinkedHashMap<>(CoreGrains.collect(config.id()));
-        grains.putAll(config.grains());
-        ModuleRegistry registry = ModuleRegistry.builtIn(SimpleModuleContext.builder()
-                .minionId(config.id()).grains(grains).cachedir(config.cachedir()).build());
-        List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), registry::has)
+        grains = MinionGrains.of(config.id(), config.grainsFile(), config.grains());
+        running = new RunningJobs(new ProcRecords(config.cachedir().resolve("proc")), config.id());
+        // the channel exists from the sign-in on; modules reach the master only from jobs, after it
+        RemoteMasterFiles files = new RemoteMasterFiles(load -> channel.send(load), config.cachedir().resolve("files"));
+        SaltutilModule saltutil = new SaltutilModule(running, grains::refresh, () -> grainsReport.send(), MinionModules.jarDir(config));
+        // as Salt's grains.setvals does: every grains write ends with saltutil.refresh_grains(refresh_pillar=...)
+        modules = new MinionModules(config, grains, files, List.of(saltutil), tellMaster -> saltutil.refresh_grains(
+                java.util.Map.of("refresh_pillar", tellMaster)));
+        List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), modules.current()::has)
                 .parse(config.schedule());
         client = transport.connectRequestClient(config.master(), config.masterPort());
         Duration timeout = Duration.ofSeconds(config.authTimeout());
         signIn = new SignIn(config.id(), keyPair, new MasterKeyPin(config.pkiDir(), config.masterFinger()), client, timeout);
         channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
+        grainsReport = new GrainsReport(config.id(), grains, channel, keyPair.getPrivate());
         returner = new Returner(config.id(), channel, new ReturnOutbox(config.cachedir().resolve("returns")),
                 config.returnRetryTimer(), config.returnRetryTimerMax());
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
-                config.returnRetryTimerMax(), config.minionSignMessages()), registry, returner, keyPair.getPrivate(), () -> session,
+                config.returnRetryTimerMax(), config.minionSignMessages(), grains), modules, running, returner, keyPair.getPrivate(), () -> session,
                 this::onSessionKeyMismatch);
         if (!scheduled.isEmpty()) {
-            schedule = new ScheduleRunner(config.id(), scheduled, registry, returner,
+            schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,
                     config.minionSignMessages() ? keyPair.getPrivate() : null);
         }
         queueSignIn(0);
@@ -250,6 +263,8 @@ public final class Minion implements AutoCloseable {
 
     /** On the scheduler thread after every successful sign-in. */
     private void afterSignIn() {
+        // as a salt-minion does: the master learns the grains (for grain targeting) before anything else
+        grainsReport.send();
         announceOnce();
         replayUndecrypted();
         returner.flushSoon();
@@ -314,12 +329,26 @@ public final class Minion implements AutoCloseable {
         }
     }
 
-    /** Signs in again now if {@code failed} is still the current session; returns the session to use. */
+    /**
+     * Signs in again now if {@code failed} is still the current session; returns the session to use (null: none
+     * now). A session refused within FRESH_SESSION of its grant is a persistent mismatch, not a key rotation:
+     * signing in at once would loop (each sign-in re-sends the grains), so the sign-in waits for the pacing.
+     */
     private Session reauthenticate(Session failed) {
         synchronized (authLock) {
             if (session != failed) {
                 return session;
             }
+            Instant last = signedInAt;
+            if (last != null && Duration.between(last, Instant.now()).compareTo(FRESH_SESSION) < 0) {
+                long delayMs = pacing.afterRefusedSessionMs();
+                if (queueSignIn(delayMs)) {
+                    log.warn("{}: the master refused a session it granted {} ms ago; signing in again in {} ms",
+                            config.id(), Duration.between(last, Instant.now()).toMillis(), delayMs);
+                }
+                return null;
+            }
+            pacing.sessionOutlived();
             SignInResult result = askToSignIn();
             apply(result);
             if (result instanceof SignInResult.Accepted) {
@@ -399,6 +428,12 @@ public final class Minion implements AutoCloseable {
         }
         if (jobs != null) {
             jobs.close();
+        }
+        if (running != null) {
+            running.close();
+        }
+        if (modules != null) {
+            modules.close();
         }
         if (returner != null) {
             returner.close();

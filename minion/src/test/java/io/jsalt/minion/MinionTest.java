@@ -104,6 +104,99 @@ class MinionTest {
     }
 
     @Test
+    void tellsTheMasterItsGrainsBeforeItsStartEventsAndAgainAfterSigningInAgain() throws Exception {
+        MinionConfig config = MinionConfig.builder(root.resolve("web-1")).id("web-1").set("grains", Map.of("rack", 7))
+                .master("127.0.0.1").masterPort(master.requestPort()).publishPort(master.publishPort())
+                .acceptanceWaitTime(0.1).authTimeout(2).randomReauthDelay(0).reconDefault(100).reconRandomize(false).build();
+        Files.createDirectories(config.pkiDir());
+        Files.writeString(config.pkiDir().resolve("minion.pem"), SaltVectors.text("keys/minion.pem"));
+        Files.writeString(config.pkiDir().resolve("minion.pub"), SaltVectors.text("keys/minion.pub"));
+        Files.writeString(config.grainsFile(), "roles: [web]\n");
+        start(config);
+        awaitStartEvents("web-1");
+
+        assertThat(master.cmds().indexOf("_pillar")).isLessThan(master.cmds().indexOf("_minion_event"));
+        Map<String, Object> pillar = master.loads("_pillar").get(0);
+        assertThat(pillar).containsEntry("id", "web-1").containsEntry("ver", "2");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> grains = (Map<String, Object>) pillar.get("grains");
+        assertThat(grains).containsEntry("id", "web-1").containsEntry("rack", 7L).containsEntry("roles", List.of("web"))
+                .containsKeys("os", "kernel");
+        assertThat(CapturedLogs.matching("WARN", "grains not sent")).isEmpty();
+
+        master.rotateSessionKey();
+        master.publish("test.ping", "*", "glob", "20260101000000000010");
+
+        await().atMost(WAIT).until(() -> master.loads("_pillar").size() == 2);
+    }
+
+    @Test
+    void aGrainsWriteJobTellsTheMasterTheNewGrains() throws Exception {
+        start("web-1");
+        awaitStartEvents("web-1");
+
+        master.publish("grains.setval", List.of("rack", 9), "web-1", "glob", "20260101000000000020", Map.of());
+
+        await().atMost(WAIT).until(() -> master.loads("_pillar").stream()
+                .anyMatch(l -> Long.valueOf(9).equals(((Map<?, ?>) l.get("grains")).get("rack"))));
+        await().atMost(WAIT).until(() -> returnedJids().contains("20260101000000000020"));
+    }
+
+    @Test
+    void aMasterThatKeepsRefusingTheSessionIsAskedAgainOnlyAtTheSignInPace() throws Exception {
+        master.answerPillarWithBadLoad(true);
+        Minion minion = start("web-1");
+        await().atMost(WAIT).until(() -> minion.signIns() >= 2);
+
+        // recon_default 100 ms doubling: about six sign-ins in three seconds; without pacing, hundreds
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> minion.signIns() <= 10);
+        assertThat(CapturedLogs.matching("WARN", "refused a session it granted")).isNotEmpty();
+    }
+
+    @Test
+    void syncsModuleJarsFromTheMastersFileServerAndRunsThem(@TempDir Path fileRoots, @TempDir Path work) throws Exception {
+        master.serveFiles(fileRoots, 4096);
+        io.jsalt.minion.testing.ModuleJarBuilder.build(fileRoots.resolve("base/_modules/hello.jar"), work, "hello", "world", "hello from the master");
+        start("web-1");
+        awaitStartEvents("web-1");
+
+        master.publish("saltutil.sync_modules", "*", "glob", "20260101000000000011");
+        await().atMost(WAIT).until(() -> returnedJids().contains("20260101000000000011"));
+        master.publish("hello.world", "*", "glob", "20260101000000000012");
+        await().atMost(WAIT).until(() -> returnedJids().contains("20260101000000000012"));
+
+        assertThat(returnOf("20260101000000000011")).containsEntry("return", List.of("modules.hello"));
+        assertThat(returnOf("20260101000000000012")).containsEntry("return", "hello from the master");
+    }
+
+    @Test
+    void listsARunningJobAndKillsItWithoutAReturn() throws Exception {
+        start("web-1");
+        awaitStartEvents("web-1");
+
+        master.publish("test.sleep", List.of(30), "*", "glob", "20260101000000000013", Map.of());
+        master.publish("saltutil.running", "*", "glob", "20260101000000000014");
+        await().atMost(WAIT).until(() -> returnedJids().contains("20260101000000000014"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> jobs = (List<Map<String, Object>>) returnOf("20260101000000000014").get("return");
+        assertThat(jobs).anySatisfy(job ->
+                assertThat(job).containsEntry("jid", "20260101000000000013").containsEntry("fun", "test.sleep"));
+
+        master.publish("saltutil.kill_job", List.of("20260101000000000013"), "*", "glob", "20260101000000000015", Map.of());
+        await().atMost(WAIT).until(() -> returnedJids().contains("20260101000000000015"));
+        assertThat((String) returnOf("20260101000000000015").get("return")).startsWith("Signal 9 sent to job 20260101000000000013");
+
+        master.publish("saltutil.find_job", List.of("20260101000000000013"), "*", "glob", "20260101000000000016", Map.of());
+        await().atMost(WAIT).until(() -> returnedJids().contains("20260101000000000016"));
+        assertThat(returnOf("20260101000000000016")).containsEntry("return", Map.of());
+        assertThat(returnedJids()).doesNotContain("20260101000000000013");
+    }
+
+    private Map<String, Object> returnOf(String jid) {
+        return master.loads("_return").stream().filter(l -> jid.equals(l.get("jid"))).findFirst().orElseThrow();
+    }
+
+    @Test
     void staysPendingAndAsksAgainUntilItsKeyIsAccepted() throws Exception {
         master.answerAuth(FakeMaster.Mode.PENDING);
         Minion minion = start("web-1");

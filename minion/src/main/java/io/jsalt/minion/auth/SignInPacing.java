@@ -27,6 +27,7 @@ public final class SignInPacing {
     private final RandomGenerator random;
     private double pendingWait;
     private int failuresInARow;
+    private int refusedInARow;
 
     public SignInPacing(Settings settings, RandomGenerator random) {
         this.settings = settings;
@@ -44,6 +45,25 @@ public final class SignInPacing {
             return ceiling;
         }
         return base + random.nextLong(ceiling + 1);
+    }
+
+    /**
+     * Milliseconds to wait before signing in again after the master refused a session it had just granted
+     * (a persistent mismatch, not a key rotation): recon_default doubling up to recon_max. Unlike
+     * {@link #afterFailureMs}, a successful sign-in does not restart the count, because signing in is exactly
+     * what keeps succeeding; {@link #sessionOutlived} does.
+     */
+    public synchronized long afterRefusedSessionMs() {
+        long base = settings.reconDefaultMs();
+        long max = Math.max(base, settings.reconMaxMs());
+        long wait = Math.min(max, base << Math.min(refusedInARow, 30));
+        refusedInARow++;
+        return wait;
+    }
+
+    /** A session lasted beyond its first moments: a later refusal is a real key change again. */
+    public synchronized void sessionOutlived() {
+        refusedInARow = 0;
     }
 
     /** Milliseconds to wait before asking again while the key is pending; doubles up to the maximum. */

@@ -1,10 +1,13 @@
 package io.jsalt.minion.channel;
 
+import io.jsalt.crypto.CrypticleAuthException;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.minion.auth.Session;
 import io.jsalt.transport.RequestClient;
+import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.WireException;
 import io.jsalt.transport.message.SessionCipher;
+import java.security.PrivateKey;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
@@ -16,6 +19,13 @@ import java.util.function.Supplier;
  * does.
  */
 public final class MasterChannel {
+    /**
+     * How long the request connection stays open after its last use. The master spends a file descriptor
+     * per open connection and has 20,000 here: idle minions close theirs (Salt's close after every
+     * request), while a burst of requests (a return, then the next job's) shares one connection.
+     */
+    public static final Duration IDLE_CLOSE = Duration.ofSeconds(1);
+
     private final RequestClient client;
     private final Supplier<Session> session;
     private final Function<Session, Session> reauthenticate;
@@ -30,6 +40,7 @@ public final class MasterChannel {
         this.session = session;
         this.reauthenticate = reauthenticate;
         this.timeout = timeout;
+        client.closeWhenIdle(IDLE_CLOSE); // the client is this minion's only line to the master: sign-in too
     }
 
     /**
@@ -52,6 +63,53 @@ public final class MasterChannel {
             }
             return exchange(renewed, load);
         }
+    }
+
+    /**
+     * Sends the load and returns the master's private reply (Salt's {@code crypted_transfer_decode_dictentry}):
+     * the value under {@code dictKey}, opened with this minion's key and checked against the master's.
+     *
+     * @throws io.jsalt.transport.TransportException when the master does not answer
+     * @throws NotSignedInException when there is no session to speak under
+     * @throws UnexpectedReplyException when the master refuses the request
+     */
+    public Object sendForPrivateReply(Map<String, Object> load, String dictKey, PrivateKey minionKey) {
+        Session current = session.get();
+        if (current == null) {
+            throw new NotSignedInException();
+        }
+        try {
+            return privateExchange(current, load, dictKey, minionKey);
+        } catch (StaleSessionException e) {
+            // only a master with another session key is helped by signing in again; a reply that fails its
+            // own checks (signature, nonce, shape) is final for this request and goes to the caller
+            Session renewed = reauthenticate.apply(current);
+            if (renewed == null) {
+                throw new NotSignedInException();
+            }
+            return privateExchange(renewed, load, dictKey, minionKey);
+        }
+    }
+
+    private Object privateExchange(Session s, Map<String, Object> load, String dictKey, PrivateKey minionKey) {
+        SessionCipher cipher = new SessionCipher(s.crypticle());
+        String nonce = SessionCipher.newNonce();
+        byte[] reply = client.request(cipher.encryptRequest(load, nonce), timeout);
+        Object decoded = SaltPack.unpack(reply);
+        if (decoded instanceof Map<?, ?>) {
+            return PrivateReply.open(decoded, dictKey, nonce, minionKey, s.masterKey());
+        }
+        if ("bad load".equals(decoded)) {
+            throw new StaleSessionException("the master cannot decrypt this request (\"bad load\")");
+        }
+        // an ordinary encrypted answer: the master refused (false) or does not know the command
+        Object answer;
+        try {
+            answer = cipher.decryptReply(reply, nonce);
+        } catch (CrypticleAuthException e) {
+            throw new StaleSessionException("the master's answer fails this session's HMAC");
+        }
+        throw new UnexpectedReplyException("the master answered " + answer + " instead of a private reply");
     }
 
     private Object exchange(Session s, Map<String, Object> load) {

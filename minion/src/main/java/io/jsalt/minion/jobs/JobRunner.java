@@ -4,6 +4,7 @@ import io.jsalt.crypto.CryptoException;
 import io.jsalt.crypto.CrypticleAuthException;
 import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.channel.MasterChannel;
+import io.jsalt.minion.modules.ModuleSource;
 import io.jsalt.minion.returns.Returner;
 import io.jsalt.modules.CallResult;
 import io.jsalt.modules.ModuleRegistry;
@@ -12,8 +13,10 @@ import io.jsalt.transport.message.Publication;
 import io.jsalt.transport.message.PublishLoad;
 import io.jsalt.transport.message.ReturnLoad;
 import io.jsalt.transport.target.InvalidTargetException;
+import io.jsalt.transport.target.MinionFacts;
 import io.jsalt.transport.target.TargetMatcher;
 import java.security.PrivateKey;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.BiConsumer;
@@ -29,11 +32,19 @@ import org.slf4j.LoggerFactory;
 public final class JobRunner implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
 
-    /** The settings this runner reads. */
-    public record Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns) {}
+    /** The settings this runner reads; {@code grains} are the minion's own, for re-checking grain targets. */
+    public record Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns,
+            Supplier<Map<String, Object>> grains) {
+        /** Settings of a minion without grains: a grain target never matches it. */
+        public Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns) {
+            this(minionId, maxConcurrent, retryMinSeconds, retryMaxSeconds, signReturns, Map::of);
+        }
+    }
 
     private final Settings settings;
-    private final ModuleRegistry registry;
+    private final ModuleSource modules;
+    private final RunningJobs running;
+    private final boolean ownsRunning;
     private final Returner returner;
     private final boolean ownsReturner;
     private final PrivateKey signingKey;
@@ -45,20 +56,32 @@ public final class JobRunner implements AutoCloseable {
     /** A runner whose returns are retried in memory only (three tries): for tests of the runner alone. */
     public JobRunner(Settings settings, ModuleRegistry registry, MasterChannel channel, PrivateKey signingKey,
             Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
-        this(settings, registry, new Returner(settings.minionId(), channel, null, settings.retryMinSeconds(), settings.retryMaxSeconds()),
+        this(settings, ModuleSource.fixed(registry), null,
+                new Returner(settings.minionId(), channel, null, settings.retryMinSeconds(), settings.retryMaxSeconds()),
                 true, signingKey, session, onSessionKeyMismatch);
     }
 
     /** A runner that hands its returns to {@code returner}, which the caller owns and closes. */
     public JobRunner(Settings settings, ModuleRegistry registry, Returner returner, PrivateKey signingKey,
             Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
-        this(settings, registry, returner, false, signingKey, session, onSessionKeyMismatch);
+        this(settings, ModuleSource.fixed(registry), null, returner, false, signingKey, session, onSessionKeyMismatch);
     }
 
-    private JobRunner(Settings settings, ModuleRegistry registry, Returner returner, boolean ownsReturner, PrivateKey signingKey,
+    /**
+     * A minion's runner: each job leases its functions from {@code modules} (a reload does not change a running
+     * job's) and is listed in {@code running}, which the caller owns and closes, while it runs.
+     */
+    public JobRunner(Settings settings, ModuleSource modules, RunningJobs running, Returner returner, PrivateKey signingKey,
             Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
+        this(settings, modules, running, returner, false, signingKey, session, onSessionKeyMismatch);
+    }
+
+    private JobRunner(Settings settings, ModuleSource modules, RunningJobs running, Returner returner, boolean ownsReturner,
+            PrivateKey signingKey, Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
         this.settings = settings;
-        this.registry = registry;
+        this.modules = modules;
+        this.ownsRunning = running == null;
+        this.running = running == null ? new RunningJobs(null, settings.minionId()) : running;
         this.returner = returner;
         this.ownsReturner = ownsReturner;
         this.signingKey = signingKey;
@@ -100,27 +123,53 @@ public final class JobRunner implements AutoCloseable {
         PublishLoad job;
         try {
             job = PublishLoad.fromLoad(load);
-            if (!TargetMatcher.of(job.tgtType(), job.tgt()).matches(settings.minionId())) {
+            if (!TargetMatcher.of(job.tgtType(), job.tgt()).matches(new MinionFacts(settings.minionId(), settings.grains().get()))) {
                 return;
             }
         } catch (WireException | InvalidTargetException e) {
             log.warn("ignored a publication: {}", e.getMessage());
             return;
         }
-        pool.execute(() -> run(job));
+        Duration timeout = JobTimeout.of(load);
+        pool.execute(() -> run(job, timeout));
     }
 
-    private void run(PublishLoad job) {
+    private void run(PublishLoad job, Duration timeout) {
         log.debug("running {} for job {}", job.fun(), job.jid());
-        CallResult result = registry.call(job.fun(), job.arg());
+        CallResult result;
+        RunningJob.Ending ending;
+        try (ModuleSource.Lease lease = modules.acquire(); RunningJobs.Handle handle = running.start(job, timeout)) {
+            result = lease.registry().call(job.fun(), job.arg(), handle.job());
+            ending = handle.job().ending();
+        }
+        if (ending == RunningJob.Ending.TIMED_OUT) {
+            result = CallResult.failed("ERROR: job " + job.jid() + " timed out after " + seconds(timeout) + " s and was ended",
+                    ModuleRegistry.RETCODE_ERROR);
+        } else if (ending != null) {
+            // as in Salt, where kill_job ends the job's process before it can return anything
+            log.info("job {} ({}) was ended by saltutil: no return", job.jid(), job.fun());
+            return;
+        }
         ReturnLoad ret = new ReturnLoad(settings.minionId(), job.jid(), job.fun(), job.arg(), result.ret(), result.retcode(), result.success());
         // unsigned returns are refused by a strict master; minion_sign_messages: False is for lax ones only
         returner.deliver(settings.signReturns() ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid());
     }
 
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? Long.toString(d.toSeconds()) : Double.toString(d.toMillis() / 1000.0);
+    }
+
+    /** The jobs running now: for saltutil. */
+    public RunningJobs running() {
+        return running;
+    }
+
     @Override
     public void close() {
         io.jsalt.minion.jobs.ExecutorShutdown.gracefully(pool, java.time.Duration.ofSeconds(2), "jobs of " + settings.minionId());
+        if (ownsRunning) {
+            running.close();
+        }
         if (ownsReturner) {
             returner.close();
         }

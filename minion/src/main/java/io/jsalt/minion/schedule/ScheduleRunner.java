@@ -1,6 +1,7 @@
 package io.jsalt.minion.schedule;
 
 import io.jsalt.crypto.Rsa;
+import io.jsalt.minion.modules.ModuleSource;
 import io.jsalt.minion.returns.Returner;
 import io.jsalt.modules.CallResult;
 import io.jsalt.modules.ModuleRegistry;
@@ -26,7 +27,7 @@ public final class ScheduleRunner implements AutoCloseable {
 
     private final String minionId;
     private final List<ScheduledJob> jobs;
-    private final ModuleRegistry registry;
+    private final ModuleSource modules;
     private final Returner returner;
     private final PrivateKey signingKey;
     private final ScheduledThreadPoolExecutor timer;
@@ -35,9 +36,14 @@ public final class ScheduleRunner implements AutoCloseable {
      * @param signingKey the minion key that signs returns; null sends them unsigned (minion_sign_messages: False)
      */
     public ScheduleRunner(String minionId, List<ScheduledJob> jobs, ModuleRegistry registry, Returner returner, PrivateKey signingKey) {
+        this(minionId, jobs, ModuleSource.fixed(registry), returner, signingKey);
+    }
+
+    /** Each run leases the functions from {@code modules}, so a run after a module reload sees the new ones. */
+    public ScheduleRunner(String minionId, List<ScheduledJob> jobs, ModuleSource modules, Returner returner, PrivateKey signingKey) {
         this.minionId = minionId;
         this.jobs = List.copyOf(jobs);
-        this.registry = registry;
+        this.modules = modules;
         this.returner = returner;
         this.signingKey = signingKey;
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
@@ -60,7 +66,10 @@ public final class ScheduleRunner implements AutoCloseable {
         try {
             log.debug("running scheduled job {} ({})", job.name(), job.function());
             List<Object> wireArgs = job.wireArgs();
-            CallResult result = registry.call(job.function(), wireArgs);
+            CallResult result;
+            try (ModuleSource.Lease lease = modules.acquire()) {
+                result = lease.registry().call(job.function(), wireArgs);
+            }
             returner.deliver(returnLoad(job, wireArgs, result), "req");
         } catch (RuntimeException e) {
             // a failing run must not cancel the schedule (scheduleAtFixedRate stops on an exception)

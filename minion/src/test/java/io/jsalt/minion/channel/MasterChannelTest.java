@@ -143,4 +143,32 @@ class MasterChannelTest {
             assertThatThrownBy(() -> channel.send(Map.of("cmd", "x"))).isInstanceOf(RequestTimeoutException.class);
         }
     }
+
+    @Test
+    void aPrivateReplyThatFailsItsChecksIsFinalAndSignsInAgainForNothing() {
+        RequestServer forged = transport.bindRequestServer("127.0.0.1", 0, 1, frame -> SaltPack.pack(Map.of(
+                "key", new byte[256], "pillar", new byte[64])));
+        try (RequestClient toForged = transport.connectRequestClient("127.0.0.1", forged.port())) {
+            MasterChannel channel = new MasterChannel(toForged, current::get, failed -> {
+                reauthenticatedFrom.add(failed);
+                return newSession;
+            }, Duration.ofSeconds(2));
+
+            assertThatThrownBy(() -> channel.sendForPrivateReply(Map.of("cmd", "_pillar"), "pillar",
+                    SaltVectors.minionKeyPair().getPrivate())).isInstanceOf(io.jsalt.crypto.CryptoException.class)
+                    .isNotInstanceOf(StaleSessionException.class);
+            assertThat(reauthenticatedFrom).isEmpty();
+        } finally {
+            forged.close();
+        }
+    }
+
+    @Test
+    void aBadLoadToAPrivateRequestSignsInAgainOnceAndNoMore() {
+        masterKey.set(newKey);
+
+        assertThatThrownBy(() -> channel(failed -> oldSession).sendForPrivateReply(Map.of("cmd", "_pillar"), "pillar",
+                SaltVectors.minionKeyPair().getPrivate())).isInstanceOf(StaleSessionException.class);
+        assertThat(reauthenticatedFrom).containsExactly(oldSession);
+    }
 }

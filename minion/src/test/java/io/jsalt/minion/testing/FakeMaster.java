@@ -26,7 +26,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Just enough of a master for a minion to live against, on real sockets: it answers {@code _auth} as told
- * (accept, pending, reject), answers every aes request {@code True}, and publishes signed jobs under a session
+ * (accept, pending, reject), {@code _pillar} with an empty private pillar, the file server commands from a
+ * folder ({@link #serveFiles}), every other aes request {@code True}, and publishes signed jobs under a session
  * key it can rotate. It records what it received. Signs with the vectors' master key.
  */
 public final class FakeMaster implements AutoCloseable {
@@ -39,7 +40,10 @@ public final class FakeMaster implements AutoCloseable {
     private final RequestServer requests;
     private final List<AuthRequest> auths = new CopyOnWriteArrayList<>();
     private final List<Map<String, Object>> loads = new CopyOnWriteArrayList<>();
+    private final Map<String, java.security.PublicKey> minionKeys = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile Mode mode = Mode.ACCEPT;
+    private volatile FakeFileServer files = new FakeFileServer(null);
+    private volatile boolean pillarBadLoad;
 
     private volatile Crypticle sessionKey = new Crypticle(Crypticle.generateKeyString());
     private long serial;
@@ -67,15 +71,36 @@ public final class FakeMaster implements AutoCloseable {
         serial = 0;
     }
 
+    /** Answers every _pillar with Salt's "bad load", as a master that cannot read this minion's session would. */
+    public void answerPillarWithBadLoad(boolean badLoad) {
+        this.pillarBadLoad = badLoad;
+    }
+
+    /** Answers _file_list, _file_hash and _serve_file from {@code root}/<saltenv>/ in chunks of {@code chunk} bytes. */
+    public void serveFiles(java.nio.file.Path root, int chunk) {
+        files = new FakeFileServer(root, chunk);
+    }
+
     /** Publishes a job to every subscriber, signed, under the current key with the next serial. */
-    public synchronized void publish(String fun, Object tgt, String tgtType, String jid) {
-        Map<String, Object> load = new PublishLoad(fun, List.of(), tgt, jid, "", tgtType, "root").toLoad();
+    public void publish(String fun, Object tgt, String tgtType, String jid) {
+        publish(fun, List.of(), tgt, tgtType, jid, Map.of());
+    }
+
+    /** Publishes a job with arguments and extra load fields ({@code timeout}, ...). */
+    public synchronized void publish(String fun, List<Object> arg, Object tgt, String tgtType, String jid, Map<String, Object> extra) {
+        Map<String, Object> load = new PublishLoad(fun, arg, tgt, jid, "", tgtType, "root").toLoad();
+        load.putAll(extra);
         load.put("serial", serial++);
         publisher.publish(Publication.encode(sessionKey, key.getPrivate(), load));
     }
 
     public List<AuthRequest> auths() {
         return auths;
+    }
+
+    /** The {@code cmd} of every decrypted aes load received, in arrival order. */
+    public List<Object> cmds() {
+        return loads.stream().map(l -> l.get("cmd")).toList();
     }
 
     /** The decrypted aes loads received with this {@code cmd}, request nonce removed. */
@@ -88,6 +113,7 @@ public final class FakeMaster implements AutoCloseable {
         if (RequestEnvelope.CLEAR.equals(envelope.enc())) {
             AuthRequest req = AuthRequest.fromLoad(envelope.clearLoad());
             auths.add(req);
+            minionKeys.put(req.id(), io.jsalt.crypto.RsaKeys.parsePublicKey(req.pub()));
             return SignedClear.seal(authReply(req).toLoad(), key.getPrivate());
         }
         SessionCipher cipher = new SessionCipher(sessionKey);
@@ -99,6 +125,16 @@ public final class FakeMaster implements AutoCloseable {
         }
         String nonce = (String) load.remove("nonce");
         loads.add(load);
+        Object cmd = load.get("cmd");
+        if ("_pillar".equals(cmd) && pillarBadLoad) {
+            return SaltPack.pack("bad load");
+        }
+        if ("_pillar".equals(cmd) && minionKeys.containsKey(load.get("id"))) {
+            return SaltPack.pack(privateReply(minionKeys.get(load.get("id")), nonce));
+        }
+        if (cmd instanceof String c && c.startsWith("_file") || "_serve_file".equals(cmd)) {
+            return cipher.encryptReply(files.answer(load), nonce);
+        }
         return cipher.encryptReply(true, nonce);
     }
 
@@ -122,6 +158,24 @@ public final class FakeMaster implements AutoCloseable {
                 yield AuthReply.accepted(pem, publisher.port(), aes, sig, token, req.nonce());
             }
         };
+    }
+
+    /** Salt's private reply with an empty pillar, as jsalt's master answers _pillar. */
+    private Map<String, Object> privateReply(java.security.PublicKey minion, String nonce) {
+        String oneOff = Crypticle.generateKeyString();
+        byte[] sealedKey = Rsa.oaepEncrypt(minion, oneOff.getBytes(StandardCharsets.US_ASCII));
+        Map<String, Object> signed = new LinkedHashMap<>();
+        signed.put("key", sealedKey);
+        signed.put("pillar", Map.of());
+        signed.put("nonce", nonce);
+        byte[] data = SaltPack.pack(signed);
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("data", data);
+        envelope.put("sig", Rsa.sign(key.getPrivate(), data));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("key", sealedKey);
+        reply.put("pillar", new Crypticle(oneOff).seal(SaltPack.pack(envelope), null));
+        return reply;
     }
 
     private static String sha256Hex(String s) {

@@ -1,0 +1,86 @@
+package io.jsalt.minion.modules;
+
+import io.jsalt.minion.grains.GrainsRefresh;
+import io.jsalt.modules.ModuleContext;
+import io.jsalt.modules.api.CommandExecutionException;
+import io.jsalt.modules.api.GrainsFile;
+import io.jsalt.modules.api.MasterFiles;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * What module functions see of a running minion: grains that change with a refresh or a grains-file write,
+ * the master's file server, the grains file, and a way to reload the modules. One context serves every
+ * registry the minion builds, so a reload does not change what a function sees.
+ */
+final class MinionModuleContext implements ModuleContext {
+    private final String minionId;
+    private final Supplier<Map<String, Object>> grains;
+    private final Map<String, Object> opts;
+    private final Path cachedir;
+    private final MasterFiles files;
+    private final GrainsFile grainsFile;
+    private final GrainsRefresh grainsRefresh;
+    private final Runnable reload;
+
+    /**
+     * @param grainsRefresh what a grains write asks for afterwards
+     * @param reload        rebuilds the modules; null when this context cannot (a one-shot registry)
+     */
+    MinionModuleContext(String minionId, Supplier<Map<String, Object>> grains, Map<String, Object> opts, Path cachedir,
+            MasterFiles files, GrainsFile grainsFile, GrainsRefresh grainsRefresh, Runnable reload) {
+        this.minionId = minionId;
+        this.grains = grains;
+        this.opts = Map.copyOf(opts);
+        this.cachedir = cachedir;
+        this.files = files;
+        this.grainsFile = grainsFile;
+        this.grainsRefresh = grainsRefresh;
+        this.reload = reload;
+    }
+
+    @Override
+    public String minionId() {
+        return minionId;
+    }
+
+    @Override
+    public Map<String, Object> grains() {
+        return grains.get();
+    }
+
+    @Override
+    public Map<String, Object> opts() {
+        return opts;
+    }
+
+    @Override
+    public Path cachedir() {
+        return cachedir;
+    }
+
+    @Override
+    public MasterFiles files() {
+        return files;
+    }
+
+    @Override
+    public Optional<GrainsFile> grainsFile() {
+        return Optional.of(grainsFile);
+    }
+
+    @Override
+    public void refreshGrains(boolean refreshPillar) {
+        grainsRefresh.refresh(refreshPillar);
+    }
+
+    @Override
+    public void reloadModules() {
+        if (reload == null) {
+            throw new CommandExecutionException("module reload is not available here");
+        }
+        reload.run();
+    }
+}

@@ -1,0 +1,37 @@
+package io.jsalt.minion.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jsalt.transport.RequestClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A minion's request connection does not stay open while idle: a master counts one descriptor per open one. */
+class MasterChannelIdleCloseTest {
+    @Test
+    void asksItsRequestClientToCloseTheConnectionOnceIdle() {
+        List<Duration> asked = new ArrayList<>();
+        RequestClient client = new RequestClient() {
+            @Override
+            public byte[] request(byte[] payload, Duration timeout) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void closeWhenIdle(Duration idle) {
+                asked.add(idle);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        new MasterChannel(client, () -> null, s -> null, Duration.ofSeconds(1));
+
+        assertThat(asked).containsExactly(MasterChannel.IDLE_CLOSE);
+        assertThat(MasterChannel.IDLE_CLOSE).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(5));
+    }
+}
