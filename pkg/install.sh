@@ -13,9 +13,17 @@ fi
 install -d -m 0755 "$prefix/bin" "$prefix/lib"
 rm -f "$prefix"/lib/*.jar
 install -m 0644 "$jar" "$src"/client-cli/target/lib/*.jar "$prefix/lib/"
-for tool in jsalt jsalt-key jsalt-master jsalt-minion; do
+for tool in jsalt jsalt-key jsalt-run jsalt-call jsalt-event jsalt-master jsalt-minion; do
   install -m 0755 "$src/bin/$tool" "$prefix/bin/"
 done
 install -m 0644 "$src/bin/jsalt-env" "$prefix/bin/"
+# shell completion (bash, and zsh through bashcompinit): in PREFIX, and where bash-completion looks when it is
+# installed (COMPLETION_DIR, default /etc/bash_completion.d if present; COMPLETION_DIR= to skip)
+install -d -m 0755 "$prefix/share/bash-completion/completions"
+install -m 0644 "$src"/pkg/completion/jsalt* "$prefix/share/bash-completion/completions/"
+completion_dir="${COMPLETION_DIR-/etc/bash_completion.d}"
+if [ -n "$completion_dir" ] && [ -d "$completion_dir" ]; then
+  install -m 0644 "$src"/pkg/completion/jsalt* "$completion_dir/"
+fi
 install -m 0644 "$src/README.md" "$prefix/"
 echo "installed jsalt in $prefix"

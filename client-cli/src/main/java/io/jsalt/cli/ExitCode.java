@@ -3,9 +3,12 @@ package io.jsalt.cli;
 /** Every exit code the tools use; documented in the README. */
 public enum ExitCode {
     OK(0),
-    /** At least one minion answered with a non-zero retcode. */
+    /** At least one minion answered with a non-zero retcode; jsalt-run, jsalt-call: the function failed. */
     MINION_ERROR(1),
-    /** At least one targeted minion did not answer, or no minion matched. */
+    /**
+     * At least one targeted minion did not answer, or no minion matched; jsalt-call: the minion's key is not
+     * accepted yet (salt-call's code for it).
+     */
     NO_RETURN(2),
     /** The master refused or could not run the daemon: ports in use (Salt's code). */
     PORTS_UNAVAILABLE(4),

@@ -11,7 +11,11 @@ import picocli.CommandLine;
 public final class ToolRunner {
     private ToolRunner() {}
 
-    public static int run(Callable<ExitCode> command, PrintStream err, String... args) {
+    /**
+     * @param command returns an {@link ExitCode}, or an {@link Integer} when the exit code is another
+     *     program's (jsalt-call's --retcode-passthrough)
+     */
+    public static int run(Callable<?> command, PrintStream err, String... args) {
         CommandLine cli = new CommandLine(command);
         cli.setUnmatchedOptionsArePositionalParams(true);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -31,6 +35,9 @@ public final class ToolRunner {
         cli.setErr(new java.io.PrintWriter(err, true));
         int code = cli.execute(args);
         Object result = cli.getExecutionResult();
+        if (result instanceof Integer passedThrough) {
+            return passedThrough;
+        }
         return result instanceof ExitCode e ? e.code() : code;
     }
 }

@@ -165,7 +165,7 @@ class MasterAndMinionsInOneJvmTest {
         Console.Run run = jsalt("-t", "2", "node-*", "test.ping");
 
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.NO_RETURN.code());
-        assertThat(run.stdout()).contains("node-01:\n    True\n").contains("node-02:\n    Minion did not return. [No response]\n");
+        assertThat(run.stdout()).contains("node-01:\n    True\n").contains("node-02:\n    Minion did not return. [Not connected]\n");
     }
 
     @Test

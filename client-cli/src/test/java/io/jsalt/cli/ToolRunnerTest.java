@@ -40,6 +40,19 @@ class ToolRunnerTest {
         }
     }
 
+    @Command(name = "passthrough")
+    static final class Passthrough implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            return 42;
+        }
+    }
+
+    @Test
+    void anIntegerResultIsAnotherProgramsExitCodePassedThroughAsIs() {
+        assertThat(Console.run(out -> new Passthrough()).exitCode()).isEqualTo(42);
+    }
+
     @Test
     void returnsTheCodeOfTheExitCodeTheCommandReturns() {
         assertThat(Console.run(out -> new Demo(), "web-1").exitCode()).isZero();

@@ -45,10 +45,27 @@ public final class EventCommand implements Callable<ExitCode> {
     @Option(names = "--out", defaultValue = "text", description = "text (tag<TAB>json, Salt's state.event) or json (one object per line).")
     String out;
 
+    @Option(names = "--pretty", description = "text: the data as indented JSON with sorted keys (state.event's pretty=True).")
+    boolean pretty;
+
     private final PrintStream stdout;
 
     public EventCommand(PrintStream stdout) {
         this.stdout = stdout;
+    }
+
+    /**
+     * What {@code jsalt-run state.event} runs: {@code tagGlob} matched as a glob, {@code count} 0 for no end.
+     */
+    public static EventCommand stateEvent(PrintStream stdout, Path configDir, String tagGlob, int count, boolean pretty) {
+        EventCommand c = new EventCommand(stdout);
+        c.configDir = configDir;
+        c.tag = tagGlob;
+        c.matchType = "glob";
+        c.count = count;
+        c.out = "text";
+        c.pretty = pretty;
+        return c;
     }
 
     public static void main(String[] argv) {
@@ -102,9 +119,22 @@ public final class EventCommand implements Callable<ExitCode> {
             line.put("data", e.data());
             stdout.println(Json.write(line, 0));
         } else {
-            stdout.println(e.tag() + "\t" + Json.write(e.data(), 0));
+            stdout.println(e.tag() + "\t" + (pretty ? Json.write(sortedKeys(e.data()), 4) : Json.write(e.data(), 0)));
         }
         stdout.flush();
+    }
+
+    /** Python's json.dumps(sort_keys=True) sorts every level. */
+    private static Object sortedKeys(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> sorted = new java.util.TreeMap<>();
+            m.forEach((k, x) -> sorted.put(String.valueOf(k), sortedKeys(x)));
+            return sorted;
+        }
+        if (v instanceof java.util.List<?> l) {
+            return l.stream().map(EventCommand::sortedKeys).toList();
+        }
+        return v;
     }
 
     private static LocalEventClient connect(MasterConfig config) {

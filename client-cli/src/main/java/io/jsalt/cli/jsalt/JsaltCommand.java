@@ -6,44 +6,64 @@ import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.Logging;
 import io.jsalt.cli.MasterConnection;
 import io.jsalt.cli.ToolRunner;
+import io.jsalt.cli.output.Json;
 import io.jsalt.cli.output.Outputter;
+import io.jsalt.cli.output.Palette;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.master.events.LocalEventClient;
-import io.jsalt.transport.codec.Wire;
-import io.jsalt.transport.message.PublishRequest;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code jsalt [options] <target> <function> [arguments...]}: publish a job and print every answer. */
 @Command(name = "jsalt", mixinStandardHelpOptions = true, version = "jsalt 0.1.0",
         description = "Run a module function on the targeted minions and print their answers.")
 public final class JsaltCommand implements Callable<ExitCode> {
-    static final String NO_RESPONSE = "Minion did not return. [No response]";
+    static final String NO_MATCH = "No minions matched the target. No command was sent, no jid was assigned.";
 
     @Option(names = {"-c", "--config-dir"}, description = "Folder holding the 'master' config file (default: ${DEFAULT-VALUE}).",
             defaultValue = ConfigLoader.DEFAULT_DIR)
     Path configDir;
 
-    @Option(names = {"-E", "--pcre"}, description = "The target is a regular expression (Salt's pcre).")
-    boolean pcre;
+    @Mixin
+    TargetOptions targeting = new TargetOptions();
 
-    @Option(names = {"-L", "--list"}, description = "The target is a comma-separated list of minion ids.")
-    boolean list;
+    @Option(names = "--preview-target", description = "Print the minions the target matches, and run nothing.")
+    boolean previewTarget;
 
-    @Option(names = {"-t", "--timeout"}, description = "Seconds to wait for answers (default: the master's 'timeout').")
+    @Option(names = {"-t", "--timeout"}, description = "Seconds to wait for answers before asking the silent minions "
+            + "whether they still run the job (default: the master's 'timeout').")
     Integer timeout;
+
+    @Option(names = {"-b", "--batch", "--batch-size"}, paramLabel = "N|N%", description = "Run on N minions (or N% of them) at a time.")
+    String batch;
+
+    @Option(names = "--batch-wait", paramLabel = "SECONDS", description = "Seconds to wait after a batch before the next one (default: 0).",
+            defaultValue = "0")
+    int batchWait;
+
+    @Option(names = "--failhard", description = "With --batch: stop after a batch in which a minion returned a non-zero retcode.")
+    boolean failhard;
+
+    @Option(names = {"-p", "--progress"}, description = "Show a progress bar on stderr (only on a terminal).")
+    boolean progress;
 
     @Option(names = "--out", description = "Output format: nested (default), json, yaml, txt, raw, quiet.", defaultValue = "nested")
     String out;
@@ -54,6 +74,12 @@ public final class JsaltCommand implements Callable<ExitCode> {
 
     @Option(names = "--out-file", description = "Write the returns to this file instead of stdout.")
     Path outFile;
+
+    @Option(names = {"--no-color", "--no-colour"}, description = "Never colour the output.")
+    boolean noColor;
+
+    @Option(names = {"--force-color", "--force-colour"}, description = "Colour the output even when it is not a terminal.")
+    boolean forceColor;
 
     @Option(names = {"-s", "--static"}, description = "Print all answers at once, after gathering.")
     boolean staticOutput;
@@ -76,11 +102,19 @@ public final class JsaltCommand implements Callable<ExitCode> {
     @Parameters(index = "0", paramLabel = "<target>", description = "Which minions: a glob by default.")
     String target;
 
-    @Parameters(index = "1", paramLabel = "<function>", description = "module.function, e.g. test.ping.")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "<function>", description = "module.function, e.g. test.ping.")
     String function;
 
     @Parameters(index = "2..*", paramLabel = "<arg>", description = "Arguments; key=value words are keyword arguments.")
     List<String> args = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
+
+    /** Seams for tests: the terminal, the clock, and a wrapper around the link to the master. */
+    Terminal terminal = Terminal.detect();
+    Ticker ticker = Ticker.SYSTEM;
+    UnaryOperator<MasterLink> linkWrapper = UnaryOperator.identity();
 
     private final PrintStream stdout;
 
@@ -88,59 +122,210 @@ public final class JsaltCommand implements Callable<ExitCode> {
         this.stdout = stdout;
     }
 
+    /** The jid being waited for, for the Ctrl-C notice; null when no job is in flight. */
+    private volatile String jidInFlight;
+
     public static void main(String[] argv) {
         Logging.forCli();
-        System.exit(ToolRunner.run(new JsaltCommand(System.out), System.err, argv));
+        JsaltCommand command = new JsaltCommand(System.out);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> command.interrupted(System.err), "jsalt-cli-interrupted"));
+        System.exit(ToolRunner.run(command, System.err, argv));
+    }
+
+    /** Salt's words when Ctrl-C ends the wait: the job goes on, and this is how to find its returns. */
+    void interrupted(PrintStream err) {
+        String jid = jidInFlight;
+        if (jid != null) {
+            err.println();
+            err.println("Exiting gracefully on Ctrl-c");
+            err.println("This job's jid is: " + jid);
+            err.println("The minions may not have all finished running and any remaining minions will return upon completion. "
+                    + "To look up the return data for this job later, run the following command:");
+            err.println();
+            err.println("jsalt-run jobs.lookup_jid " + jid);
+            err.flush();
+        }
     }
 
     @Override
-    public ExitCode call() throws IOException {
-        if (pcre && list) {
-            throw new CliException(ExitCode.USAGE, "choose one of -E and -L");
+    public ExitCode call() throws IOException, InterruptedException {
+        try {
+            return run();
+        } finally {
+            jidInFlight = null;
         }
-        if (outIndent < 0 || outIndent > 16) {
-            throw new CliException(ExitCode.USAGE, "--out-indent must be 0..16");
-        }
+    }
+
+    private ExitCode run() throws IOException, InterruptedException {
+        String tgtType = targeting.tgtType();
+        Optional<BatchSize> batchSize = checkUsage();
+        Palette palette = Palette.choose(terminal.stdout() && outFile == null, forceColor, noColor);
         Outputter outputter;
         try {
-            outputter = Outputter.named(out, outIndent);
+            outputter = Outputter.named(out, outIndent, palette);
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage());
         }
         MasterConfig config = ConfigLoader.master(configDir);
-        Duration wait = Duration.ofSeconds(timeout != null ? timeout : config.timeout());
-        String tgtType = pcre ? "pcre" : list ? "list" : "glob";
-        try (MasterConnection master = MasterConnection.open(config);
+        Duration wait = Duration.ofSeconds(timeout != null && timeout > 0 ? timeout : config.timeout());
+        JobSpec job = new JobSpec(targeting.tgt(target), tgtType, function, ArgParser.parse(args));
+        try (MasterConnection connection = MasterConnection.open(config);
                 LocalEventClient events = connectEvents(config);
                 PrintStream results = resultStream()) {
-            PublishRequest req = new PublishRequest(target, function, ArgParser.parse(args), tgtType,
-                    System.getProperty("user.name"), "", Map.of());
-            Map<String, Object> reply = master.call(req.toLoad(), Duration.ofSeconds(10));
-            String jid = Wire.string(reply, "jid");
-            Set<String> expected = new LinkedHashSet<>();
-            Wire.optList(reply, "minions").forEach(m -> expected.add(String.valueOf(m)));
-            if (expected.isEmpty()) {
-                System.err.println("No minions matched the target. No command was sent, no jid was assigned.");
-                return ExitCode.NO_RETURN;
+            MasterLink master = linkWrapper.apply(new LiveMasterLink(connection, events, System.getProperty("user.name")));
+            if (previewTarget) {
+                return preview(master, job, results);
             }
             if (async) {
-                stdout.println("Executed command with job ID: " + jid);
+                Published p = master.publish(job);
+                if (p.minions().isEmpty() && p.undecided().isEmpty()) {
+                    return noMatch();
+                }
+                stdout.println("Executed command with job ID: " + p.jid());
                 return ExitCode.OK;
             }
+            JobRun jobs = new JobRun(master, new JobWaiter(master, ticker, wait, Duration.ofSeconds(config.gatherJobTimeout())));
+            if (batchSize.isPresent()) {
+                return batch(master, jobs, job, batchSize.get(), outputter, results);
+            }
+            ProgressBar bar = progressBar(0);
+            ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar);
+            Optional<JobRun.Outcome> outcome = jobs.run(job, new JidAnnouncer(printer, bar));
+            if (outcome.isEmpty()) {
+                return noMatch();
+            }
+            printer.finish();
+            JobRun.Outcome o = outcome.get();
+            return report(o.targeted().size(), o.answers().size(), o.notReturned(), o.failed());
+        }
+    }
+
+    private Optional<BatchSize> checkUsage() {
+        if (outIndent < 0 || outIndent > 16) {
+            throw new CliException(ExitCode.USAGE, "--out-indent must be 0..16");
+        }
+        if (noColor && forceColor) {
+            throw new CliException(ExitCode.USAGE, "choose one of --no-color and --force-color");
+        }
+        if (function == null && !previewTarget) {
+            throw new CliException(ExitCode.USAGE, "missing <function> (e.g. test.ping)");
+        }
+        if (batchWait < 0) {
+            throw new CliException(ExitCode.USAGE, "--batch-wait must be 0 or more seconds");
+        }
+        if (batch == null) {
+            if (failhard || batchWait > 0) {
+                throw new CliException(ExitCode.USAGE, (failhard ? "--failhard" : "--batch-wait") + " needs --batch");
+            }
+            return Optional.empty();
+        }
+        if (async) {
+            throw new CliException(ExitCode.USAGE, "choose one of --async and --batch");
+        }
+        return Optional.of(BatchSize.parse(batch));
+    }
+
+    /** Salt's --preview-target: the matched minions as a list; nothing matched is an error. */
+    private ExitCode preview(MasterLink master, JobSpec job, PrintStream results) {
+        List<String> minions = master.preview(job.tgt(), job.tgtType()).minions();
+        if (minions.isEmpty()) {
+            err().println("No minions matched the target.");
+            return ExitCode.NO_RETURN;
+        }
+        if (out.equals("json")) {
+            results.println(Json.write(minions, outIndent));
+        } else if (!out.equals("quiet")) {
+            minions.forEach(id -> results.println("- " + id));
+        }
+        return ExitCode.OK;
+    }
+
+    private ExitCode batch(MasterLink master, JobRun jobs, JobSpec job, BatchSize size, Outputter outputter, PrintStream results)
+            throws IOException, InterruptedException {
+        TargetPreview resolved = master.preview(job.tgt(), job.tgtType());
+        for (String id : resolved.undecided()) {
+            err().println("Minion " + id + " is left out of the batch: the master does not know its grains yet.");
+        }
+        List<String> minions = resolved.minions();
+        if (minions.isEmpty()) {
+            err().println("No minions matched the target.");
+            return ExitCode.NO_RETURN;
+        }
+        ProgressBar bar = progressBar(minions.size());
+        ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar);
+        // --batch-wait is a pause the operator asked for, so a plain sleep is the right wait
+        BatchRun.Pause pause = d -> Thread.sleep(d.toMillis());
+        BatchRun.Result r = new BatchRun(master, jobs, err(), Duration.ofSeconds(batchWait), failhard, pause)
+                .run(job, minions, size.of(minions.size()), new JidAnnouncer(printer, bar));
+        resolved.missing().forEach(id -> printer.silent(id, Silence.NOT_CONNECTED));
+        printer.finish();
+        Map<String, String> notReturned = new LinkedHashMap<>(r.notReturned());
+        resolved.missing().forEach(id -> notReturned.put(id, Silence.NOT_CONNECTED));
+        return report(minions.size() + resolved.missing().size() - r.notRun().size(), r.answers().size(), notReturned, r.failed());
+    }
+
+    private ExitCode report(int targeted, int returned, Map<String, String> notReturned, long withErrors) {
+        if (summary) {
+            new JobSummary(targeted, returned, notReturned, (int) withErrors).print(stdout);
+        }
+        return exitCode(notReturned.size(), withErrors);
+    }
+
+    /** 2 when a minion did not return, else 1 when one returned a non-zero retcode, else 0. */
+    static ExitCode exitCode(int notReturned, long failed) {
+        if (notReturned > 0) {
+            return ExitCode.NO_RETURN;
+        }
+        return failed > 0 ? ExitCode.MINION_ERROR : ExitCode.OK;
+    }
+
+    private ExitCode noMatch() {
+        err().println(NO_MATCH);
+        return ExitCode.NO_RETURN;
+    }
+
+    private ProgressBar progressBar(int total) {
+        return progress && terminal.stderr() ? new ProgressBar(err(), ticker, total) : null;
+    }
+
+    private PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /** Prints the jid as -v and --show-jid ask, then hands the run to the printer. */
+    private final class JidAnnouncer implements JobRun.Listener {
+        private final ReturnPrinter printer;
+        private final ProgressBar bar;
+
+        JidAnnouncer(ReturnPrinter printer, ProgressBar bar) {
+            this.printer = printer;
+            this.bar = bar;
+        }
+
+        @Override
+        public void published(Published p) {
+            jidInFlight = p.jid();
+            if (bar != null && batch == null) {
+                bar.total(p.minions().size() + p.missing().size());
+                bar.draw();
+            }
             if (verbose) {
-                stdout.println("Executing job with jid " + jid);
+                stdout.println("Executing job with jid " + p.jid());
                 stdout.println("-------------------------------------------");
                 stdout.println();
             } else if (showJid) {
-                stdout.println("jid: " + jid);
+                stdout.println("jid: " + p.jid());
             }
-            boolean streaming = !staticOutput;
-            Map<String, JobGatherer.Answer> answers = new JobGatherer(events).gather(jid, expected, wait, (id, a) -> {
-                if (streaming) {
-                    outputter.one(results, id, a.ret());
-                }
-            });
-            return report(outputter, results, expected, answers);
+        }
+
+        @Override
+        public void answered(String id, Answer answer) {
+            printer.answered(id, answer);
+        }
+
+        @Override
+        public void silent(String id, String notice) {
+            printer.silent(id, notice);
         }
     }
 
@@ -155,34 +340,10 @@ public final class JsaltCommand implements Callable<ExitCode> {
             };
         }
         try {
-            return new PrintStream(java.nio.file.Files.newOutputStream(outFile), true, java.nio.charset.StandardCharsets.UTF_8);
+            return new PrintStream(Files.newOutputStream(outFile), true, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new CliException(ExitCode.USAGE, "cannot write --out-file " + outFile + ": " + e.getMessage());
         }
-    }
-
-    private ExitCode report(Outputter outputter, PrintStream results, Set<String> expected, Map<String, JobGatherer.Answer> answers) {
-        List<String> missing = expected.stream().filter(id -> !answers.containsKey(id)).toList();
-        Map<String, Object> missingShown = new LinkedHashMap<>();
-        if (!hideTimeout) {
-            missing.forEach(id -> missingShown.put(id, NO_RESPONSE));
-        }
-        if (staticOutput) {
-            Map<String, Object> all = new LinkedHashMap<>();
-            answers.forEach((id, a) -> all.put(id, a.ret()));
-            all.putAll(missingShown);
-            outputter.all(results, all);
-        } else {
-            missingShown.forEach((id, text) -> outputter.one(results, id, text));
-        }
-        int withErrors = (int) answers.values().stream().filter(a -> a.retcode() != 0).count();
-        if (summary) {
-            new JobSummary(expected.size(), answers.size(), missing, withErrors).print(stdout);
-        }
-        if (!missing.isEmpty()) {
-            return ExitCode.NO_RETURN;
-        }
-        return withErrors > 0 ? ExitCode.MINION_ERROR : ExitCode.OK;
     }
 
     private static LocalEventClient connectEvents(MasterConfig config) {

@@ -1,6 +1,5 @@
 package io.jsalt.cli.testing;
 
-import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.ToolRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -20,7 +19,7 @@ public final class Console {
 
     private Console() {}
 
-    public static Run run(Function<PrintStream, Callable<ExitCode>> tool, String... args) {
+    public static Run run(Function<PrintStream, ? extends Callable<?>> tool, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code;
