@@ -1,5 +1,6 @@
 package io.jsalt.modules;
 
+import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.ExecutionModule;
 import io.jsalt.modules.api.FunctionCatalog;
 import io.jsalt.modules.api.JobControl;
@@ -153,7 +154,12 @@ public final class ModuleRegistry implements FunctionCatalog, AutoCloseable {
         if (cause instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        LOG.warn("{} raised {}", fun, cause.toString(), cause);
+        if (cause instanceof InterruptedException || cause instanceof CommandExecutionException) {
+            // an expected failure (a killed job, a refused argument): its message says it all
+            LOG.info("{} failed: {}", fun, cause.getMessage());
+        } else {
+            LOG.warn("{} raised {}", fun, cause.toString(), cause);
+        }
         String message = cause.getMessage();
         String text = message == null || message.isBlank() ? cause.getClass().getName() : message;
         return CallResult.failed("ERROR: " + text, RETCODE_ERROR);
