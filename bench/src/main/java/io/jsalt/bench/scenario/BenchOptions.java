@@ -1,0 +1,52 @@
+package io.jsalt.bench.scenario;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What every scenario reads from the command line.
+ *
+ * @param sizes        the N values to run (minions)
+ * @param quick        the short version (fewer rounds, shorter runs)
+ * @param out          where results (JSON, tables, the plot, run folders) go
+ * @param cacheDir     the key cache (see KeyCache)
+ * @param swarmKind    "light" or "real" (see SwarmSettings)
+ * @param perJvm       minions per swarm JVM (the swarm JVM count follows)
+ * @param signReturns  minions sign their returns (jsalt's default; the master requires it)
+ * @param workerThreads the master's worker_threads
+ * @param masterJvm    JVM options of the master (bin/jsalt-master passes none but JSALT_DAEMON_JAVA_OPTS)
+ * @param seconds      sustained load: how long
+ * @param rate         sustained load: jobs per second
+ * @param reauthDelay  the minions' random_reauth_delay (restart storm)
+ * @param jsaltHome    the folder holding bin/jsalt, for the CLI's wall time
+ */
+public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path cacheDir, String swarmKind, int perJvm,
+        boolean signReturns, int workerThreads, List<String> masterJvm, int seconds, double rate, int reauthDelay, Path jsaltHome) {
+
+    public BenchOptions {
+        sizes = List.copyOf(sizes);
+        masterJvm = List.copyOf(masterJvm);
+    }
+
+    public BenchOptions withSizes(List<Integer> n) {
+        return new BenchOptions(n, quick, out, cacheDir, swarmKind, perJvm, signReturns, workerThreads, masterJvm, seconds, rate,
+                reauthDelay, jsaltHome);
+    }
+
+    /**
+     * A new run folder (master and swarm files, logs). Under the temp folder, not under {@code out}: the
+     * master's event socket lives in it, and a UNIX socket path may not exceed 107 bytes.
+     */
+    public Path runDir(String name) {
+        return Path.of(System.getProperty("java.io.tmpdir"), "jsalt-bench", name + "-" + System.currentTimeMillis());
+    }
+
+    public int jvmsFor(int n) {
+        return Math.max(1, (n + perJvm - 1) / perJvm);
+    }
+
+    /** The swarm JVMs' options: enough heap for a few thousand minions, small thread stacks. */
+    public List<String> swarmJvm() {
+        return List.of("-Xmx3g", "-Xss256k", "-XX:+UseParallelGC");
+    }
+}

@@ -1,0 +1,27 @@
+package io.jsalt.bench.swarm;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a swarm worker JVM runs: minions {@code first .. first+count-1} against the master on the given
+ * ports, under {@code root}. Passed on the worker's command line.
+ *
+ * @param kind "real" for the product's {@link io.jsalt.minion.Minion}, "light" for {@link LightMinion}
+ */
+public record SwarmSettings(Path root, Path cacheDir, int retPort, int publishPort, int first, int count,
+        int authTimeout, int reauthDelay, boolean signReturns, String kind) {
+
+    List<String> toArgs() {
+        return new ArrayList<>(List.of(root.toString(), cacheDir.toString(), Integer.toString(retPort),
+                Integer.toString(publishPort), Integer.toString(first), Integer.toString(count),
+                Integer.toString(authTimeout), Integer.toString(reauthDelay), Boolean.toString(signReturns), kind));
+    }
+
+    static SwarmSettings fromArgs(String[] a) {
+        return new SwarmSettings(Path.of(a[0]), Path.of(a[1]), Integer.parseInt(a[2]), Integer.parseInt(a[3]),
+                Integer.parseInt(a[4]), Integer.parseInt(a[5]), Integer.parseInt(a[6]), Integer.parseInt(a[7]),
+                Boolean.parseBoolean(a[8]), a[9]);
+    }
+}
