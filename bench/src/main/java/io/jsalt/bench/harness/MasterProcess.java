@@ -116,7 +116,11 @@ public final class MasterProcess implements AutoCloseable {
         return Files.readString(logFile()).split("master up", -1).length - 1;
     }
 
-    static void pause(long ms) {
+    /**
+     * The harness's one fixed wait: polling a process or log for a state the process itself cannot signal
+     * (the benchmark measures the real daemons, so there is no hook to wait on), and settling before RSS reads.
+     */
+    public static void pause(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

@@ -81,11 +81,7 @@ final class Fleet implements AutoCloseable {
     }
 
     static void pause(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        MasterProcess.pause(ms);
     }
 
     @Override
