@@ -25,6 +25,7 @@ public final class PeakWatch implements AutoCloseable {
             peak.updateAndGet(p -> new ProcSample(Math.max(p.rssKiB(), s.rssKiB()), Math.max(p.cpuMillis(), s.cpuMillis()),
                     Math.max(p.fds(), s.fds()), Math.max(p.threads(), s.threads())));
             try {
+                // /proc has no change notification: peaks are sampled at a fixed 100 ms rate
                 Thread.sleep(100);
             } catch (InterruptedException e) {
                 return;

@@ -61,6 +61,7 @@ public final class SustainedLoad {
                 while (next < end) {
                     long wait = next - System.nanoTime();
                     if (wait > 0) {
+                        // a fixed publish rate is what this scenario measures: wait for the next slot
                         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                     } else if (wait < -periodNanos) {
                         behind++;

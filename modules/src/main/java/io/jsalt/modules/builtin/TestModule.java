@@ -93,7 +93,7 @@ public final class TestModule implements ExecutionModule {
         return VersionsReport.sections(context.grains());
     }
 
-    /** Sleeps; an interruption (a killed job) ends the call with an error at once. */
+    /** Sleeping is test.sleep's job; an interruption (a killed job) ends the call with an error at once. */
     private static void pause(long millis, String fun) {
         try {
             Thread.sleep(millis);
