@@ -17,9 +17,13 @@ import org.zeromq.ZMQ;
  * client busy with a request is not idle, and the timer serves every client of the transport.
  */
 final class ZmqRequestClient implements RequestClient {
+    /** While the first answer on a new connection is awaited: when to nudge the I/O thread ({@link PollerNudge}). */
+    private static final long[] NUDGE_AFTER_MS = {20, 60, 150, 400, 1000};
+
     private final ZContext context;
     private final String endpoint;
     private final IdleTimer idleTimer;
+    private final int handshakeIvlMs;
     private final ReentrantLock lock = new ReentrantLock();
     private ZMQ.Socket socket;
     private boolean closed;
@@ -28,9 +32,15 @@ final class ZmqRequestClient implements RequestClient {
     private long uses;
 
     ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer) {
+        this(context, endpoint, idleTimer, Endpoints.HANDSHAKE_IVL_MS);
+    }
+
+    /** With a handshake timer of {@code handshakeIvlMs} (0: none, so only the nudges end a stall; for tests). */
+    ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer, int handshakeIvlMs) {
         this.context = context;
         this.endpoint = endpoint;
         this.idleTimer = idleTimer;
+        this.handshakeIvlMs = handshakeIvlMs;
     }
 
     @Override
@@ -62,6 +72,7 @@ final class ZmqRequestClient implements RequestClient {
     }
 
     private byte[] exchange(byte[] payload, Duration timeout) {
+        boolean fresh = socket == null;
         ZMQ.Socket s = socket();
         if (!s.send(payload, 0)) {
             discardSocket();
@@ -70,9 +81,21 @@ final class ZmqRequestClient implements RequestClient {
         ZMQ.Poller poller = context.createPoller(1);
         try {
             poller.register(s, ZMQ.Poller.POLLIN);
-            long deadline = System.nanoTime() + timeout.toNanos();
+            long start = System.nanoTime();
+            long deadline = start + timeout.toNanos();
+            int nudges = fresh ? 0 : NUDGE_AFTER_MS.length;
             while (true) {
-                long left = Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+                long now = System.nanoTime();
+                long left = Math.max(0, (deadline - now) / 1_000_000);
+                if (nudges < NUDGE_AFTER_MS.length) {
+                    long untilNudge = NUDGE_AFTER_MS[nudges] - (now - start) / 1_000_000;
+                    if (untilNudge <= 0) {
+                        PollerNudge.nudge(context); // a new connection may be stuck before its handshake
+                        nudges++;
+                        continue;
+                    }
+                    left = Math.min(left, untilNudge);
+                }
                 if (poller.poll(left) > 0 && poller.pollin(0)) {
                     byte[] reply = s.recv(0);
                     while (s.hasReceiveMore()) {
@@ -129,6 +152,7 @@ final class ZmqRequestClient implements RequestClient {
         if (socket == null) {
             socket = context.createSocket(SocketType.REQ);
             Endpoints.prepareConnecting(socket);
+            socket.setHandshakeIvl(handshakeIvlMs);
             socket.connect(endpoint);
         }
         return socket;

@@ -35,6 +35,8 @@ final class ZmqRequestServer implements RequestServer {
     private static final long CLOSE_WAIT_MS = 2000;
     /** Requests waiting for a worker; beyond this the newest is dropped and its client retries, as on a timeout. */
     private static final int MAX_QUEUED = 100_000;
+    /** Messages taken from one socket per poll, so neither side starves the other. */
+    private static final int BATCH = 256;
     private static final byte[] EMPTY = new byte[0];
     /** Worker to router: ready for a request. */
     private static final byte[] READY = {1};
@@ -102,11 +104,20 @@ final class ZmqRequestServer implements RequestServer {
                 if (poller.poll(POLL_MS) < 0) {
                     break;
                 }
-                if (poller.pollin(1)) {
-                    fromWorker(receiveAll(workers), workers, routerSocket, idle);
+                // a poll costs far more than a receive, so take what is waiting, up to a batch per socket
+                for (int i = 0; i < BATCH && poller.pollin(1); i++) {
+                    List<byte[]> frames = receiveWaiting(workers);
+                    if (frames == null) {
+                        break;
+                    }
+                    fromWorker(frames, workers, routerSocket, idle);
                 }
-                if (poller.pollin(0)) {
-                    fromClient(receiveAll(routerSocket), routerSocket, queued);
+                for (int i = 0; i < BATCH && poller.pollin(0); i++) {
+                    List<byte[]> frames = receiveWaiting(routerSocket);
+                    if (frames == null) {
+                        break;
+                    }
+                    fromClient(frames, routerSocket, queued);
                 }
                 while (!idle.isEmpty() && !queued.isEmpty()) {
                     sendAll(workers, idle.poll().array(), EMPTY, queued.poll());
@@ -163,11 +174,17 @@ final class ZmqRequestServer implements RequestServer {
         }
     }
 
-    private static List<byte[]> receiveAll(ZMQ.Socket socket) {
+    /** The next whole message if one is waiting, else null; a message's frames arrive together. */
+    private static List<byte[]> receiveWaiting(ZMQ.Socket socket) {
+        byte[] first = socket.recv(ZMQ.DONTWAIT);
+        if (first == null) {
+            return null;
+        }
         List<byte[]> frames = new ArrayList<>(3);
-        do {
+        frames.add(first);
+        while (socket.hasReceiveMore()) {
             frames.add(socket.recv(0));
-        } while (socket.hasReceiveMore());
+        }
         return frames;
     }
 

@@ -1,0 +1,31 @@
+package io.jsalt.transport.zmq;
+
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+
+/**
+ * Works around a race in JeroMQ 0.6.0's I/O poller (zeromq/jeromq pull request 1022, not released): when
+ * a TCP connect completes, the connecter's selection key is cancelled and the new stream engine is added
+ * in the same pass over the poll set, so the engine's channel is left unregistered. The connection then
+ * sends no ZMTP greeting and sits until the handshake timer tears it down: measured here, 2 s on 40 % of
+ * {@code jsalt} runs (a cold JVM). Any later change to the poll set makes the poller register every
+ * handle again, and by then the old key is gone, so binding and closing a throw-away loopback listener
+ * on the same context (one I/O thread) ends the stall. Nothing is sent to anyone.
+ */
+final class PollerNudge {
+    private PollerNudge() {
+    }
+
+    static void nudge(ZContext context) {
+        ZMQ.Socket listener = context.createSocket(SocketType.PAIR);
+        try {
+            listener.setLinger(0);
+            listener.bind("tcp://127.0.0.1:*");
+        } catch (RuntimeException e) {
+            // best effort: the handshake timer still ends a stall
+        } finally {
+            context.destroySocket(listener);
+        }
+    }
+}
