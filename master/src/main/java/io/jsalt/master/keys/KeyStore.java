@@ -10,13 +10,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -26,7 +30,9 @@ import java.util.stream.Stream;
  * and {@code jsalt-key} can work on it at the same time. Every path comes from {@link MinionId#resolveIn}.
  */
 public final class KeyStore {
+    private static final int MAX_PARSED_KEYS = 100_000;
     private final Path pkiDir;
+    private final Map<String, ParsedKey> parsedAccepted = new ConcurrentHashMap<>();
 
     public KeyStore(Path pkiDir) {
         this.pkiDir = pkiDir;
@@ -86,12 +92,42 @@ public final class KeyStore {
         }
     }
 
-    /** The accepted key of an id, parsed; empty when the id is not accepted or its file is unreadable. */
-    public Optional<java.security.PublicKey> acceptedKey(String id) {
+    /**
+     * The accepted key of an id, parsed; empty when the id is not accepted or its file is unreadable.
+     * Every return and event asks, so the parsed key is kept while the file stays the same: one stat per
+     * call instead of a read and a parse. The file's inode is part of the check, and every change here or
+     * by {@code jsalt-key} is a rename onto a new inode, so a replaced or moved key is never served stale.
+     */
+    public Optional<PublicKey> acceptedKey(String id) {
+        Path f = file(KeyState.ACCEPTED, id);
+        BasicFileAttributes attrs;
         try {
-            return pem(KeyState.ACCEPTED, id).map(RsaKeys::parsePublicKey);
+            attrs = Files.readAttributes(f, BasicFileAttributes.class);
+        } catch (IOException e) {
+            parsedAccepted.remove(id);
+            return Optional.empty();
+        }
+        ParsedKey cached = parsedAccepted.get(id);
+        if (cached != null && cached.sameFile(attrs)) {
+            return Optional.of(cached.key());
+        }
+        try {
+            Optional<PublicKey> key = pem(KeyState.ACCEPTED, id).map(RsaKeys::parsePublicKey);
+            if (key.isPresent()) {
+                if (parsedAccepted.size() >= MAX_PARSED_KEYS) {
+                    parsedAccepted.clear(); // deleted ids leave entries behind; a rare full reset bounds them
+                }
+                parsedAccepted.put(id, new ParsedKey(attrs.fileKey(), attrs.lastModifiedTime(), attrs.size(), key.get()));
+            }
+            return key;
         } catch (CryptoException e) {
             return Optional.empty();
+        }
+    }
+
+    private record ParsedKey(Object fileKey, FileTime modified, long size, PublicKey key) {
+        boolean sameFile(BasicFileAttributes attrs) {
+            return fileKey != null && fileKey.equals(attrs.fileKey()) && modified.equals(attrs.lastModifiedTime()) && size == attrs.size();
         }
     }
 

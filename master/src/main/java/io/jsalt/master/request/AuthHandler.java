@@ -45,6 +45,10 @@ public final class AuthHandler implements ClearCommand {
     private final EventBus events;
     private final java.util.function.Supplier<Policy> policy;
     private final int publishPort;
+    /** The X9.31 signature over the current session key: deterministic, so made once per rotation, not per sign-in. */
+    private volatile SessionSignature sessionSignature;
+
+    private record SessionSignature(String session, byte[] sig) {}
 
     public AuthHandler(KeyStore keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
             java.util.function.Supplier<Policy> policy, int publishPort) {
@@ -128,7 +132,7 @@ public final class AuthHandler implements ClearCommand {
     private AuthReply accept(AuthRequest req, PublicKey minionPub, String pem) {
         String session = sessionKey.keyString();
         byte[] aes = Rsa.oaepEncrypt(minionPub, session.getBytes(StandardCharsets.US_ASCII));
-        byte[] sig = Rsa.x931PrivateEncrypt(masterKey.getPrivate(), sha256Hex(session).getBytes(StandardCharsets.US_ASCII));
+        byte[] sig = signatureOf(session);
         byte[] token = null;
         if (req.token() != null) {
             try {
@@ -140,6 +144,16 @@ public final class AuthHandler implements ClearCommand {
         fire(req.id(), "accept", true, pem);
         log.debug("{} signed in", req.id());
         return AuthReply.accepted(masterPem, publishPort, aes, sig, token, req.nonce());
+    }
+
+    private byte[] signatureOf(String session) {
+        SessionSignature memo = sessionSignature;
+        if (memo == null || !memo.session().equals(session)) {
+            memo = new SessionSignature(session,
+                    Rsa.x931PrivateEncrypt(masterKey.getPrivate(), sha256Hex(session).getBytes(StandardCharsets.US_ASCII)));
+            sessionSignature = memo;
+        }
+        return memo.sig();
     }
 
     private static boolean sameKey(String storedPem, PublicKey presented) {

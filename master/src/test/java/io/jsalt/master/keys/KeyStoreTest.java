@@ -115,6 +115,38 @@ class KeyStoreTest {
     }
 
     @Test
+    void theKeptAcceptedKeyFollowsChangesMadeByAnotherProcess() throws IOException {
+        keys.store(KeyState.ACCEPTED, "web1", pem);
+        assertThat(keys.acceptedKey("web1")).contains(TestKeys.minion(0).getPublic());
+        KeyStore jsaltKey = new KeyStore(pki); // as jsalt-key: same folder, its own instance
+
+        jsaltKey.store(KeyState.ACCEPTED, "web1", TestKeys.pem(TestKeys.minion(1)));
+        assertThat(keys.acceptedKey("web1")).contains(TestKeys.minion(1).getPublic());
+
+        jsaltKey.move("web1", KeyState.ACCEPTED, KeyState.REJECTED);
+        assertThat(keys.acceptedKey("web1")).isEmpty();
+
+        jsaltKey.move("web1", KeyState.REJECTED, KeyState.ACCEPTED);
+        assertThat(keys.acceptedKey("web1")).contains(TestKeys.minion(1).getPublic());
+
+        jsaltKey.delete("web1");
+        assertThat(keys.acceptedKey("web1")).isEmpty();
+    }
+
+    @Test
+    void theKeptAcceptedKeyFollowsAnOverwriteInPlace() throws IOException {
+        keys.store(KeyState.ACCEPTED, "web1", pem);
+        assertThat(keys.acceptedKey("web1")).contains(TestKeys.minion(0).getPublic());
+        Path file = pki.resolve("minions/web1");
+        Object inode = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+
+        Files.writeString(file, "not a key\n"); // an operator's editor or cp: same inode, new content
+
+        assertThat(Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey()).isEqualTo(inode);
+        assertThat(keys.acceptedKey("web1")).isEmpty();
+    }
+
+    @Test
     void moveIsFalseWhenTheKeyIsNotInTheSourceState() {
         keys.store(KeyState.REJECTED, "web1", pem);
 

@@ -295,8 +295,10 @@ class AuthHandlerTest {
 
         session.rotate("test");
 
-        String after = decryptAes(signIn(ID, minion), minion);
+        Map<String, Object> reply = signIn(ID, minion);
+        String after = decryptAes(reply, minion);
         assertThat(after).isNotEqualTo(before).isEqualTo(session.keyString());
+        assertAccepted(reply, minion); // the signature kept between sign-ins follows the rotation too
     }
 
     @Test
