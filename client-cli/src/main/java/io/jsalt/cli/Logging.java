@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * (SIGUSR2, after logrotate moved it away). Only the daemon's main loop calls those.
  */
 public final class Logging {
-    /** The console pattern; the file's is {@code log_fmt_logfile}. */
+    /** A daemon's console pattern; the file's is {@code log_fmt_logfile}. */
     private static final String CONSOLE_PATTERN = "%d{yyyy-MM-dd HH:mm:ss.SSS} [%-5level] [%thread] %logger{24}: %msg%n";
+    /** A tool's warnings need no time stamp (and a date pattern costs a tool tens of ms of start-up). */
+    private static final String CLI_PATTERN = "%-5level %logger{24}: %msg%n";
     /** FixedWindowRollingPolicy keeps at most this many rotated files, whatever it is told. */
     private static final int MAX_BACKUPS = 20;
 
@@ -65,9 +67,13 @@ public final class Logging {
     }
 
     public static void forCli() {
-        LoggerContext ctx = reset();
+        configureCli(reset());
+    }
+
+    /** Warnings and worse to stderr: every tool's set-up, and logback's own at start (see {@link StartupLogConfigurator}). */
+    static void configureCli(LoggerContext ctx) {
         ch.qos.logback.classic.Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        root.addAppender(stderr(ctx, "stderr", null));
+        root.addAppender(stderr(ctx, "stderr", null, CLI_PATTERN));
         root.setLevel(Level.WARN);
     }
 
@@ -91,7 +97,7 @@ public final class Logging {
         if (next.consoleLevel() == null) {
             console = swap(console, null);
         } else {
-            console = swap(console, stderr(ctx, "stderr-" + (++generation), next.consoleLevel()));
+            console = swap(console, stderr(ctx, "stderr-" + (++generation), next.consoleLevel(), CONSOLE_PATTERN));
         }
         file = swap(file, fileAppender(next));
     }
@@ -182,12 +188,12 @@ public final class Logging {
         return ctx;
     }
 
-    private static ConsoleAppender<ILoggingEvent> stderr(LoggerContext ctx, String name, String level) {
+    private static ConsoleAppender<ILoggingEvent> stderr(LoggerContext ctx, String name, String level, String pattern) {
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(ctx);
         console.setName(name);
         console.setTarget("System.err");
-        console.setEncoder(encoder(ctx, CONSOLE_PATTERN));
+        console.setEncoder(encoder(ctx, pattern));
         if (level != null) {
             console.addFilter(threshold(ctx, level));
         }
