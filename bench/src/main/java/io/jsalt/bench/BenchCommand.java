@@ -54,8 +54,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--worker-threads", description = "The master's worker_threads (default: ${DEFAULT-VALUE}).", defaultValue = "5")
     int workerThreads;
 
-    @Option(names = "--master-jvm", split = " ", description = "JVM options of the master (default: none, as bin/jsalt-master).")
-    List<String> masterJvm = new ArrayList<>();
+    @Option(names = "--master-jvm", split = " ", description = "JVM options of the master (default: bin/jsalt-master's).")
+    List<String> masterJvm = new ArrayList<>(io.jsalt.bench.harness.DaemonJvm.MASTER);
 
     @Option(names = "--seconds", description = "Sustained load: seconds (default: 60; quick: 10).")
     Integer seconds;

@@ -24,7 +24,11 @@ public final class JavaProcess {
         cmd.addAll(List.of("-cp", CLASSPATH, mainClass));
         cmd.addAll(args);
         Files.createDirectories(console.getParent());
-        return new ProcessBuilder(cmd).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(cmd);
+        // As bin/jsalt-env does for the daemons: HotSpot's thread-suspend signal off SIGUSR2 (their log reopen),
+        // so a JFR profile of the master samples instead of reopening its log 1,000 times a second.
+        builder.environment().putIfAbsent("_JAVA_SR_SIGNUM", "39");
+        return builder.redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();

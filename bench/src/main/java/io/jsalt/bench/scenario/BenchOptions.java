@@ -14,7 +14,7 @@ import java.util.List;
  * @param perJvm       minions per swarm JVM (the swarm JVM count follows)
  * @param signReturns  minions sign their returns (jsalt's default; the master requires it)
  * @param workerThreads the master's worker_threads
- * @param masterJvm    JVM options of the master (bin/jsalt-master passes none but JSALT_DAEMON_JAVA_OPTS)
+ * @param masterJvm    JVM options of the master (default: bin/jsalt-master's, {@link io.jsalt.bench.harness.DaemonJvm#MASTER})
  * @param seconds      sustained load: how long
  * @param rate         sustained load: jobs per second
  * @param reauthDelay  the minions' random_reauth_delay (restart storm)

@@ -11,33 +11,29 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Wall time of the real {@code bin/jsalt} process, from fork to exit, as an operator's shell sees it.
- * Without a built bin/jsalt it runs the same main class with bin/jsalt's JVM options. With an AppCDS
- * archive ({@link #withAppCds}), bin/jsalt gets {@code JSALT_JAVA_OPTS=-XX:SharedArchiveFile=...}: the
- * classes it loads at every start come mapped from the archive instead of parsed from the jars.
+ * Without a built bin/jsalt it runs the same main class with bin/jsalt's JVM options. bin/jsalt keeps an
+ * AppCDS archive of its classes, written by its first run into {@code JSALT_CDS_DIR}: this timer runs it
+ * without one ({@code JSALT_CDS_DIR} empty) or, from {@link #withAppCds}, with one made beforehand.
  */
 final class CliTimer {
     private final Path jsaltHome;
-    private final Path appCdsArchive;
+    private final Path cdsDir;
 
     CliTimer(Path jsaltHome) {
         this(jsaltHome, null);
     }
 
-    private CliTimer(Path jsaltHome, Path appCdsArchive) {
+    private CliTimer(Path jsaltHome, Path cdsDir) {
         this.jsaltHome = jsaltHome;
-        this.appCdsArchive = appCdsArchive;
+        this.cdsDir = cdsDir;
     }
 
-    /**
-     * A timer whose runs use an AppCDS archive at {@code archive}; the archive is made now by one run of
-     * the same command with -XX:ArchiveClassesAtExit when it does not exist yet.
-     */
-    CliTimer withAppCds(Path archive, Path masterConfigDir, Path scratch, String... args) throws IOException {
-        if (!Files.exists(archive)) {
-            Files.createDirectories(archive.getParent());
-            run(masterConfigDir, scratch, "-XX:ArchiveClassesAtExit=" + archive, args);
-        }
-        return new CliTimer(jsaltHome, archive);
+    /** A timer whose runs use bin/jsalt's archive in {@code cdsDir}; one run now makes it if it is not there. */
+    CliTimer withAppCds(Path cdsDir, Path masterConfigDir, Path scratch, String... args) throws IOException {
+        Files.createDirectories(cdsDir);
+        CliTimer timer = new CliTimer(jsaltHome, cdsDir);
+        timer.wallMillis(masterConfigDir, scratch, args);
+        return timer;
     }
 
     /** How the CLI is run, for the docs' exact commands. */
@@ -57,20 +53,10 @@ final class CliTimer {
 
     /** Runs the CLI once; its wall time in ms, or -1 when it failed. */
     double wallMillis(Path masterConfigDir, Path outputFile, String... args) throws IOException {
-        return run(masterConfigDir, outputFile, appCdsArchive == null ? "" : "-XX:SharedArchiveFile=" + appCdsArchive, args);
-    }
-
-    private double run(Path masterConfigDir, Path outputFile, String javaOpts, String... args) throws IOException {
         long t0 = System.nanoTime();
-        List<String> cmd = command(masterConfigDir, args);
-        if (!javaOpts.isEmpty() && !cmd.get(0).endsWith("bin/jsalt")) {
-            cmd.add(1, javaOpts);
-        }
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(command(masterConfigDir, args)).redirectErrorStream(true)
                 .redirectOutput(outputFile.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        if (!javaOpts.isEmpty()) {
-            pb.environment().put("JSALT_JAVA_OPTS", javaOpts);
-        }
+        pb.environment().put("JSALT_CDS_DIR", cdsDir == null ? "" : cdsDir.toString());
         Process p = pb.start();
         try {
             if (!p.waitFor(120, TimeUnit.SECONDS)) {

@@ -94,7 +94,7 @@ public final class FanOut {
                 for (int i = 0; i < wall.length; i++) {
                     wall[i] = cli.wallMillis(fleet.master.configDir(), fleet.root.resolve("cli-" + i + ".out"), "--out", "json", "*", "test.ping");
                 }
-                CliTimer cds = cli.withAppCds(o.cacheDir().resolve("jsalt-cli.jsa"), fleet.master.configDir(), fleet.root.resolve("cli-cds-dump.out"),
+                CliTimer cds = cli.withAppCds(o.cacheDir().resolve("cli-cds"), fleet.master.configDir(), fleet.root.resolve("cli-cds-dump.out"),
                         "--out", "json", "*", "test.ping");
                 double[] cdsWall = new double[wall.length];
                 for (int i = 0; i < cdsWall.length; i++) {

@@ -1,6 +1,7 @@
 package io.jsalt.bench.scenario;
 
 import io.jsalt.bench.client.JobClient;
+import io.jsalt.bench.harness.DaemonJvm;
 import io.jsalt.bench.harness.JavaProcess;
 import io.jsalt.bench.harness.MasterProcess;
 import io.jsalt.bench.harness.ProcSample;
@@ -24,11 +25,10 @@ import java.util.Map;
  */
 public final class Memory {
     /**
-     * JVM options for a small minion: serial GC with a heap that starts small and gives memory back (the
-     * default initial heap is 1/64 of RAM, 384 MiB here, and the JVM touches what it commits), small
-     * stacks, C1 only (a minion runs little code, often).
+     * The smallest footprint found for a minion, beyond bin/jsalt-minion's defaults: a 32 MiB heap cap, small
+     * thread stacks, bounded metaspace and code cache (too tight to ship: a large command output needs heap).
      */
-    static final List<String> SMALL_MINION_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss256k", "-Xms8m", "-Xmx32m",
+    static final List<String> SMALLEST_MINION_JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss256k", "-Xms8m", "-Xmx32m",
             "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-Xshare:auto");
 
     private Memory() {
@@ -50,8 +50,9 @@ public final class Memory {
         int jobs = o.quick() ? 200 : 1000;
         List<Map<String, Object>> minions = new ArrayList<>();
         Map<String, List<String>> jvms = new LinkedHashMap<>();
-        jvms.put("bin/jsalt-minion defaults", List.of());
-        jvms.put("small JVM options", SMALL_MINION_JVM);
+        jvms.put("bin/jsalt-minion defaults", DaemonJvm.MINION);
+        jvms.put("no JVM options", List.of());
+        jvms.put("smallest options", SMALLEST_MINION_JVM);
         for (Map.Entry<String, List<String>> jvm : jvms.entrySet()) {
             Map<String, Object> m = minion(o, jvm.getKey(), jvm.getValue(), jobs);
             minions.add(m);

@@ -1,6 +1,7 @@
 package io.jsalt.bench.scenario;
 
 import io.jsalt.bench.client.JobClient;
+import io.jsalt.bench.harness.DaemonJvm;
 import io.jsalt.bench.harness.MasterProcess;
 import io.jsalt.bench.harness.MinionProcesses;
 import io.jsalt.bench.report.Latencies;
@@ -47,7 +48,7 @@ public final class ProcessFanOut {
             KeyCache keys = new KeyCache(o.cacheDir());
             keys.ensure(n, 2);
             master.start();
-            try (MinionProcesses minions = MinionProcesses.start(master, root, keys, n, List.of());
+            try (MinionProcesses minions = MinionProcesses.start(master, root, keys, n, DaemonJvm.MINION);
                     JobClient client = new JobClient(master.config())) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(120 + n).toNanos();
                 while (client.gather(client.publish("*", "test.ping", List.of()), Duration.ofSeconds(3)).size() < n) {
@@ -70,7 +71,7 @@ public final class ProcessFanOut {
                     }
                 }
                 CliTimer cli = new CliTimer(o.jsaltHome());
-                CliTimer cds = cli.withAppCds(o.cacheDir().resolve("jsalt-cli.jsa"), master.configDir(), root.resolve("cli-cds-dump.out"),
+                CliTimer cds = cli.withAppCds(o.cacheDir().resolve("cli-cds"), master.configDir(), root.resolve("cli-cds-dump.out"),
                         "--out", "json", "*", "test.ping");
                 double[] wall = new double[o.quick() ? 3 : 5];
                 double[] cdsWall = new double[wall.length];
