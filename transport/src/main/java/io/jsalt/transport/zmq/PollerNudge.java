@@ -1,5 +1,6 @@
 package io.jsalt.transport.zmq;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -11,13 +12,29 @@ import org.zeromq.ZMQ;
  * sends no ZMTP greeting and sits until the handshake timer tears it down: measured here, 2 s on 40 % of
  * {@code jsalt} runs (a cold JVM). Any later change to the poll set makes the poller register every
  * handle again, and by then the old key is gone, so binding and closing a throw-away loopback listener
- * on the same context (one I/O thread) ends the stall. Nothing is sent to anyone.
+ * on the same context (one I/O thread) ends the stall. Nothing is sent to anyone. One per context.
  */
 final class PollerNudge {
-    private PollerNudge() {
+    /**
+     * One nudge re-registers every handle of the context's I/O thread, so it serves every stalled connection
+     * at once; more often than this would only make the poller walk its whole poll set again and again (a
+     * swarm JVM holds thousands of connections on one context).
+     */
+    private static final long MIN_INTERVAL_NANOS = 20_000_000L;
+
+    private final ZContext context;
+    private final AtomicLong last = new AtomicLong(System.nanoTime() - MIN_INTERVAL_NANOS);
+
+    PollerNudge(ZContext context) {
+        this.context = context;
     }
 
-    static void nudge(ZContext context) {
+    void nudge() {
+        long now = System.nanoTime();
+        long previous = last.get();
+        if (now - previous < MIN_INTERVAL_NANOS || !last.compareAndSet(previous, now)) {
+            return; // another nudge just ran, or is running
+        }
         ZMQ.Socket listener = context.createSocket(SocketType.PAIR);
         try {
             listener.setLinger(0);

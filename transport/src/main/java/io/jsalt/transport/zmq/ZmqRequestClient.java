@@ -23,6 +23,7 @@ final class ZmqRequestClient implements RequestClient {
     private final ZContext context;
     private final String endpoint;
     private final IdleTimer idleTimer;
+    private final PollerNudge nudge;
     private final int handshakeIvlMs;
     private final ReentrantLock lock = new ReentrantLock();
     private ZMQ.Socket socket;
@@ -31,15 +32,16 @@ final class ZmqRequestClient implements RequestClient {
     /** Counts the requests made; an idle check closes the socket only if none came since it was scheduled. */
     private long uses;
 
-    ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer) {
-        this(context, endpoint, idleTimer, Endpoints.HANDSHAKE_IVL_MS);
+    ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer, PollerNudge nudge) {
+        this(context, endpoint, idleTimer, nudge, Endpoints.HANDSHAKE_IVL_MS);
     }
 
     /** With a handshake timer of {@code handshakeIvlMs} (0: none, so only the nudges end a stall; for tests). */
-    ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer, int handshakeIvlMs) {
+    ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer, PollerNudge nudge, int handshakeIvlMs) {
         this.context = context;
         this.endpoint = endpoint;
         this.idleTimer = idleTimer;
+        this.nudge = nudge;
         this.handshakeIvlMs = handshakeIvlMs;
     }
 
@@ -90,7 +92,7 @@ final class ZmqRequestClient implements RequestClient {
                 if (nudges < NUDGE_AFTER_MS.length) {
                     long untilNudge = NUDGE_AFTER_MS[nudges] - (now - start) / 1_000_000;
                     if (untilNudge <= 0) {
-                        PollerNudge.nudge(context); // a new connection may be stuck before its handshake
+                        nudge.nudge(); // a new connection may be stuck before its handshake
                         nudges++;
                         continue;
                     }

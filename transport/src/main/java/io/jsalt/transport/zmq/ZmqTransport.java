@@ -24,6 +24,7 @@ public final class ZmqTransport implements Transport {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final SubscriptionLoops subscriptionLoops = new SubscriptionLoops(context);
     private final IdleTimer idleTimer = new IdleTimer();
+    private final PollerNudge nudge = new PollerNudge(context);
     private final List<PublisherWithOwnIoThread> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private static ZContext newContext() {
@@ -46,7 +47,7 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public RequestClient connectRequestClient(String host, int port) {
-        return new ZmqRequestClient(context, Endpoints.tcp(host, port), idleTimer);
+        return new ZmqRequestClient(context, Endpoints.tcp(host, port), idleTimer, nudge);
     }
 
     @Override

@@ -33,7 +33,8 @@ class FreshConnectionStallTest {
 
     @Test
     void everyRequestOnAFreshConnectionIsAnsweredWithoutTheHandshakeTimer() {
-        ZmqRequestClient client = new ZmqRequestClient(context, Endpoints.tcp("127.0.0.1", server.port()), idleTimer, 0);
+        ZmqRequestClient client = new ZmqRequestClient(context, Endpoints.tcp("127.0.0.1", server.port()), idleTimer,
+                new PollerNudge(context), 0);
         client.closeWhenIdle(Duration.ZERO); // a new connection for every request
 
         for (int i = 0; i < CONNECTIONS; i++) {
