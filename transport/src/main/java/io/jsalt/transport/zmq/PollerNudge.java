@@ -1,6 +1,8 @@
 package io.jsalt.transport.zmq;
 
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -12,9 +14,11 @@ import org.zeromq.ZMQ;
  * sends no ZMTP greeting and sits until the handshake timer tears it down: measured here, 2 s on 40 % of
  * {@code jsalt} runs (a cold JVM). Any later change to the poll set makes the poller register every
  * handle again, and by then the old key is gone, so binding and closing a throw-away loopback listener
- * on the same context (one I/O thread) ends the stall. Nothing is sent to anyone. One per context.
+ * on the same context (one I/O thread) ends the stall. Nothing is sent to anyone. One per context; called
+ * from the threads waiting on requests, each creating and closing its own throw-away socket.
  */
 final class PollerNudge {
+    private static final Logger log = LoggerFactory.getLogger(PollerNudge.class);
     /**
      * One nudge re-registers every handle of the context's I/O thread, so it serves every stalled connection
      * at once; more often than this would only make the poller walk its whole poll set again and again (a
@@ -35,14 +39,18 @@ final class PollerNudge {
         if (now - previous < MIN_INTERVAL_NANOS || !last.compareAndSet(previous, now)) {
             return; // another nudge just ran, or is running
         }
-        ZMQ.Socket listener = context.createSocket(SocketType.PAIR);
+        ZMQ.Socket listener = null;
         try {
+            listener = context.createSocket(SocketType.PAIR);
             listener.setLinger(0);
             listener.bind("tcp://127.0.0.1:*");
         } catch (RuntimeException e) {
-            // best effort: the handshake timer still ends a stall
+            // best effort (no socket or port to spare, a closing context): the handshake timer still ends a stall
+            log.debug("poller nudge failed: {}", e.toString());
         } finally {
-            context.destroySocket(listener);
+            if (listener != null) {
+                context.destroySocket(listener);
+            }
         }
     }
 }

@@ -17,8 +17,12 @@ import org.zeromq.ZMQ;
  * client busy with a request is not idle, and the timer serves every client of the transport.
  */
 final class ZmqRequestClient implements RequestClient {
-    /** While the first answer on a new connection is awaited: when to nudge the I/O thread ({@link PollerNudge}). */
+    /**
+     * While the first answer on a new connection is awaited: when to nudge the I/O thread ({@link PollerNudge}),
+     * then every {@link #NUDGE_EVERY_MS} (a connect can complete late, after a SYN was retried).
+     */
     private static final long[] NUDGE_AFTER_MS = {20, 60, 150, 400, 1000};
+    private static final long NUDGE_EVERY_MS = 500;
 
     private final ZContext context;
     private final String endpoint;
@@ -85,19 +89,17 @@ final class ZmqRequestClient implements RequestClient {
             poller.register(s, ZMQ.Poller.POLLIN);
             long start = System.nanoTime();
             long deadline = start + timeout.toNanos();
-            int nudges = fresh ? 0 : NUDGE_AFTER_MS.length;
+            long nextNudgeMs = fresh ? NUDGE_AFTER_MS[0] : Long.MAX_VALUE;
             while (true) {
                 long now = System.nanoTime();
                 long left = Math.max(0, (deadline - now) / 1_000_000);
-                if (nudges < NUDGE_AFTER_MS.length) {
-                    long untilNudge = NUDGE_AFTER_MS[nudges] - (now - start) / 1_000_000;
-                    if (untilNudge <= 0) {
-                        nudge.nudge(); // a new connection may be stuck before its handshake
-                        nudges++;
-                        continue;
-                    }
-                    left = Math.min(left, untilNudge);
+                long elapsedMs = (now - start) / 1_000_000;
+                if (elapsedMs >= nextNudgeMs) {
+                    nudge.nudge(); // a new connection may be stuck before its handshake
+                    nextNudgeMs = nudgeAfter(elapsedMs);
+                    continue;
                 }
+                left = Math.min(left, nextNudgeMs - elapsedMs);
                 if (poller.poll(left) > 0 && poller.pollin(0)) {
                     byte[] reply = s.recv(0);
                     while (s.hasReceiveMore()) {
@@ -113,6 +115,16 @@ final class ZmqRequestClient implements RequestClient {
         } finally {
             poller.close();
         }
+    }
+
+    /** The first nudge time after {@code elapsedMs}: a late wake-up skips the times it overslept. */
+    private static long nudgeAfter(long elapsedMs) {
+        for (long at : NUDGE_AFTER_MS) {
+            if (at > elapsedMs) {
+                return at;
+            }
+        }
+        return elapsedMs + NUDGE_EVERY_MS;
     }
 
     private void scheduleIdleClose() {
