@@ -10,11 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.PublicKey;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -31,6 +29,7 @@ import java.util.stream.Stream;
  */
 public final class KeyStore {
     private static final int MAX_PARSED_KEYS = 100_000;
+    private static final String FILE_IDENTITY = "unix:ino,size,ctime";
     private final Path pkiDir;
     private final Map<String, ParsedKey> parsedAccepted = new ConcurrentHashMap<>();
 
@@ -95,20 +94,20 @@ public final class KeyStore {
     /**
      * The accepted key of an id, parsed; empty when the id is not accepted or its file is unreadable.
      * Every return and event asks, so the parsed key is kept while the file stays the same: one stat per
-     * call instead of a read and a parse. The file's inode is part of the check, and every change here or
-     * by {@code jsalt-key} is a rename onto a new inode, so a replaced or moved key is never served stale.
+     * call instead of a read and a parse. "The same" is inode, size and ctime, which every write, rename
+     * and attribute change moves and no user-space call can set back (mtime can be, by cp -p or touch).
      */
     public Optional<PublicKey> acceptedKey(String id) {
         Path f = file(KeyState.ACCEPTED, id);
-        BasicFileAttributes attrs;
+        Map<String, Object> identity;
         try {
-            attrs = Files.readAttributes(f, BasicFileAttributes.class);
+            identity = Files.readAttributes(f, FILE_IDENTITY);
         } catch (IOException e) {
             parsedAccepted.remove(id);
             return Optional.empty();
         }
         ParsedKey cached = parsedAccepted.get(id);
-        if (cached != null && cached.sameFile(attrs)) {
+        if (cached != null && cached.identity().equals(identity)) {
             return Optional.of(cached.key());
         }
         try {
@@ -117,7 +116,7 @@ public final class KeyStore {
                 if (parsedAccepted.size() >= MAX_PARSED_KEYS) {
                     parsedAccepted.clear(); // deleted ids leave entries behind; a rare full reset bounds them
                 }
-                parsedAccepted.put(id, new ParsedKey(attrs.fileKey(), attrs.lastModifiedTime(), attrs.size(), key.get()));
+                parsedAccepted.put(id, new ParsedKey(identity, key.get()));
             }
             return key;
         } catch (CryptoException e) {
@@ -125,11 +124,8 @@ public final class KeyStore {
         }
     }
 
-    private record ParsedKey(Object fileKey, FileTime modified, long size, PublicKey key) {
-        boolean sameFile(BasicFileAttributes attrs) {
-            return fileKey != null && fileKey.equals(attrs.fileKey()) && modified.equals(attrs.lastModifiedTime()) && size == attrs.size();
-        }
-    }
+    /** A parsed key and the identity of the file it was read from, taken before the read. */
+    private record ParsedKey(Map<String, Object> identity, PublicKey key) {}
 
     public void store(KeyState state, String id, String pem) {
         writeAtomically(file(state, id), pem);

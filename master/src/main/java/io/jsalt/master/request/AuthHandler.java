@@ -153,7 +153,7 @@ public final class AuthHandler implements ClearCommand {
                     Rsa.x931PrivateEncrypt(masterKey.getPrivate(), sha256Hex(session).getBytes(StandardCharsets.US_ASCII)));
             sessionSignature = memo;
         }
-        return memo.sig();
+        return memo.sig().clone(); // each reply gets its own copy of the kept signature
     }
 
     private static boolean sameKey(String storedPem, PublicKey presented) {
