@@ -12,6 +12,9 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 public final class StartupLogConfigurator extends ContextAwareBase implements Configurator {
     @Override
     public ExecutionStatus configure(LoggerContext context) {
+        if (System.getProperty("logback.configurationFile") != null) {
+            return ExecutionStatus.INVOKE_NEXT_IF_ANY; // an explicit logback file still wins
+        }
         Logging.configureCli(context);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
