@@ -3,6 +3,7 @@ package io.jsalt.bench;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import io.jsalt.bench.report.Json;
+import io.jsalt.bench.harness.DaemonJvm;
 import io.jsalt.bench.scenario.BenchOptions;
 import io.jsalt.bench.scenario.ScenarioResult;
 import io.jsalt.bench.swarm.KeyCache;
@@ -55,7 +56,7 @@ public final class BenchCommand implements Callable<Integer> {
     int workerThreads;
 
     @Option(names = "--master-jvm", split = " ", description = "JVM options of the master (default: bin/jsalt-master's).")
-    List<String> masterJvm = new ArrayList<>(io.jsalt.bench.harness.DaemonJvm.MASTER);
+    List<String> masterJvm = new ArrayList<>(DaemonJvm.MASTER);
 
     @Option(names = "--seconds", description = "Sustained load: seconds (default: 60; quick: 10).")
     Integer seconds;

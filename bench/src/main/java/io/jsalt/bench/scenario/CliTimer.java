@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Wall time of the real {@code bin/jsalt} process, from fork to exit, as an operator's shell sees it.
- * Without a built bin/jsalt it runs the same main class with bin/jsalt's JVM options. bin/jsalt keeps an
+ * Without a built bin/jsalt it runs the same main class with bin/jsalt's JVM options, and no archive (then
+ * both timers measure the same). bin/jsalt keeps an
  * AppCDS archive of its classes, written by its first run into {@code JSALT_CDS_DIR}: this timer runs it
  * without one ({@code JSALT_CDS_DIR} empty) or, from {@link #withAppCds}, with one made beforehand.
  */
