@@ -30,6 +30,7 @@ import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.message.MinionEvent;
+import io.jsalt.transport.message.Topics;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -281,11 +282,11 @@ public final class Minion implements AutoCloseable {
         if (subscription != null) {
             subscription.close();
         }
-        // its own topic always, even without zmq_filtering: the master's presence counts the subscribers of
-        // each minion topic; a publication that matches two subscriptions is still delivered once
-        List<byte[]> topics = new ArrayList<>();
-        topics.add(config.zmqFiltering() ? io.jsalt.transport.message.Topics.BROADCAST : new byte[0]);
-        topics.add(io.jsalt.transport.message.Topics.ofMinion(config.id()));
+        // a topic of its own always, so the master's presence sees it: under zmq_filtering the sha1(id) topic
+        // publications come on, without it a short presence topic no publication carries
+        List<byte[]> topics = config.zmqFiltering()
+                ? List.of(Topics.BROADCAST, Topics.ofMinion(config.id()))
+                : List.of(new byte[0], Topics.presenceOf(config.id()));
         subscription = transport.subscribe(config.master(), publishPort, topics, jobs::onPublication);
         subscription.connectionListener(new PublisherWatch());
         subscribedPort = publishPort;

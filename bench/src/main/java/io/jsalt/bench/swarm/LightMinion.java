@@ -175,7 +175,7 @@ final class LightMinion implements SwarmMinion {
         session = s;
         signedInAt = Instant.now();
         if (subscription == null) {
-            subscription = transport.subscribe("127.0.0.1", s.publishPort(), List.of(new byte[0], Topics.ofMinion(id)), this::onPublication);
+            subscription = transport.subscribe("127.0.0.1", s.publishPort(), List.of(new byte[0], Topics.presenceOf(id)), this::onPublication);
             subscription.connectionListener(new PublisherWatch());
         }
         if (!announced) {

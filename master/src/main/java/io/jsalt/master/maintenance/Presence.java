@@ -5,7 +5,6 @@ import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.transport.message.Topics;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Salt's presence events, one round per maintenance round while {@code presence_events} is on. A minion is
- * present when its key is accepted and a peer of the publish socket subscribes to its topic
- * ({@code sha1(id)} hex): jsalt minions always do, salt-minions do under {@code zmq_filtering}, and a
+ * present when its key is accepted and a peer of the publish socket subscribes to its own topic
+ * ({@link Topics#isSubscribedBy}): jsalt minions always do, salt-minions do under {@code zmq_filtering}, and a
  * salt-minion without it subscribes to everything and is never seen here. Each round fires
  * {@code salt/presence/change} {@code {"new": [...], "lost": [...]}} when the set changed since the last
  * round, then {@code salt/presence/present} {@code {"present": [...]}}, as Salt's Maintenance does.
@@ -61,7 +60,7 @@ public final class Presence implements Consumer<MasterConfig> {
         Set<String> topics = subscribedTopics.get();
         Set<String> present = new TreeSet<>();
         for (String id : keys.list(KeyState.ACCEPTED)) {
-            if (topics.contains(new String(Topics.ofMinion(id), StandardCharsets.ISO_8859_1))) {
+            if (Topics.isSubscribedBy(topics, id)) {
                 present.add(id);
             }
         }

@@ -7,7 +7,6 @@ import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.runner.Parameter.Type;
 import io.jsalt.transport.message.Topics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +40,7 @@ public final class ManageRunner implements RunnerModule {
 
     /**
      * @param subscribedTopics the publish socket's topics with a subscriber now (ISO-8859-1 strings): a
-     *                         minion is present when its {@code sha1(id)} topic is, as for presence events
+     *                         minion is present when it subscribes its own topic, as for presence events
      * @param defaultTimeout   seconds to wait for pings when the caller gives no timeout (the {@code timeout} key)
      */
     public ManageRunner(KeyStore keys, KeyAdmin keyAdmin, MinionJobs minions, Supplier<Set<String>> subscribedTopics,
@@ -112,15 +111,11 @@ public final class ManageRunner implements RunnerModule {
 
     List<String> present(Predicate<String> subset) {
         Set<String> topics = subscribedTopics.get();
-        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> topics.contains(topic(id))).sorted().toList();
+        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> Topics.isSubscribedBy(topics, id)).sorted().toList();
     }
 
     List<String> notPresent(Predicate<String> subset) {
         Set<String> topics = subscribedTopics.get();
-        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> !topics.contains(topic(id))).sorted().toList();
-    }
-
-    private static String topic(String id) {
-        return new String(Topics.ofMinion(id), StandardCharsets.ISO_8859_1);
+        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> !Topics.isSubscribedBy(topics, id)).sorted().toList();
     }
 }

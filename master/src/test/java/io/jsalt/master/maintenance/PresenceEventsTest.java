@@ -77,8 +77,12 @@ class PresenceEventsTest {
         transport.close();
     }
 
+    /** Subscribes as a jsalt minion does without zmq_filtering; "beta" as a salt-minion under zmq_filtering. */
     private Subscription subscriber(String id) {
-        return transport.subscribe("127.0.0.1", master.publishPort(), List.of(new byte[0], Topics.ofMinion(id)), p -> { });
+        List<byte[]> topics = id.equals("beta")
+                ? List.of(Topics.BROADCAST, Topics.ofMinion(id))
+                : List.of(new byte[0], Topics.presenceOf(id));
+        return transport.subscribe("127.0.0.1", master.publishPort(), topics, p -> { });
     }
 
     private List<Object> lastPresent() {
