@@ -15,7 +15,8 @@ import org.zeromq.ZMQ;
  * {@code jsalt} runs (a cold JVM). Any later change to the poll set makes the poller register every
  * handle again, and by then the old key is gone, so binding and closing a throw-away loopback listener
  * on the same context (one I/O thread) ends the stall. Nothing is sent to anyone. One per context; called
- * from the threads waiting on requests, each creating and closing its own throw-away socket.
+ * from the threads waiting on requests and from the subscription loops, each creating and closing its own
+ * throw-away socket.
  */
 final class PollerNudge {
     private static final Logger log = LoggerFactory.getLogger(PollerNudge.class);

@@ -23,6 +23,7 @@ final class SubscriptionLoop implements AutoCloseable {
     private static final int POLL_MS = 20;
 
     private final ZContext context;
+    private final PollerNudge nudge;
     private final Thread thread;
     private final ConcurrentLinkedQueue<ZmqSubscription> additions = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<ZmqSubscription> removals = new ConcurrentLinkedQueue<>();
@@ -31,8 +32,9 @@ final class SubscriptionLoop implements AutoCloseable {
     private volatile boolean running = true;
     private ZMQ.Poller poller;
 
-    SubscriptionLoop(ZContext context, int index) {
+    SubscriptionLoop(ZContext context, PollerNudge nudge, int index) {
         this.context = context;
+        this.nudge = nudge;
         this.thread = new Thread(this::run, "jsalt-sub-" + index);
         thread.setDaemon(true);
         thread.start();
@@ -80,6 +82,7 @@ final class SubscriptionLoop implements AutoCloseable {
                 if (poller.poll(POLL_MS) > 0) {
                     serveReadySockets();
                 }
+                nudgeIfAConnectionStalls();
             }
         } catch (RuntimeException e) {
             // the context was closed under the loop (ETERM, a closed selector), or JeroMQ failed
@@ -159,6 +162,18 @@ final class SubscriptionLoop implements AutoCloseable {
                 log.error("subscription to {} stopped: {}", s.endpoint(), e.toString());
                 remove(s);
             }
+        }
+    }
+
+    /** One nudge serves every subscription of the context that is due one. */
+    private void nudgeIfAConnectionStalls() {
+        long now = System.nanoTime();
+        boolean due = false;
+        for (ZmqSubscription s : active) {
+            due |= s.nudgeDue(now);
+        }
+        if (due) {
+            nudge.nudge();
         }
     }
 

@@ -7,10 +7,12 @@ import org.zeromq.ZContext;
 /** The subscription loops of one transport: a new loop starts when every existing one is full. */
 final class SubscriptionLoops implements AutoCloseable {
     private final ZContext context;
+    private final PollerNudge nudge;
     private final List<SubscriptionLoop> loops = new ArrayList<>();
 
-    SubscriptionLoops(ZContext context) {
+    SubscriptionLoops(ZContext context, PollerNudge nudge) {
         this.context = context;
+        this.nudge = nudge;
     }
 
     /** A running loop with room for one more subscription, which is reserved for the caller. */
@@ -21,7 +23,7 @@ final class SubscriptionLoops implements AutoCloseable {
                 return loop;
             }
         }
-        SubscriptionLoop loop = new SubscriptionLoop(context, loops.size());
+        SubscriptionLoop loop = new SubscriptionLoop(context, nudge, loops.size());
         loop.reserve();
         loops.add(loop);
         return loop;

@@ -25,6 +25,13 @@ final class ZmqSubscription implements Subscription {
     private static final Logger log = LoggerFactory.getLogger(ZmqSubscription.class);
     /** Frames read from one socket per turn of the loop, so one busy publisher cannot starve the others. */
     private static final int FRAMES_PER_TURN = 64;
+    /**
+     * After a TCP connect, when to nudge the I/O thread ({@link PollerNudge}) while the handshake has not
+     * finished: the race leaves some fresh connections silent (1-6 % in zeromq/jeromq PR 1022, more under
+     * load). After the last, the handshake timer ({@link Endpoints#SUBSCRIPTION_HANDSHAKE_IVL_MS}) ends
+     * what is left.
+     */
+    private static final long[] NUDGE_AFTER_CONNECT_MS = {20, 60, 150, 400, 1000, 2000, 4000};
 
     private final String endpoint;
     private final List<byte[]> topics;
@@ -38,6 +45,11 @@ final class ZmqSubscription implements Subscription {
     // touched by the loop thread only
     private ZMQ.Socket sub;
     private ZMQ.Socket monitor;
+    /** Whether the current connection finished its handshake. */
+    private boolean handshaken;
+    /** When the current connection's TCP connect completed, while its handshake is awaited; else -1. */
+    private long connectedAtNanos = -1;
+    private int nudgesDone;
 
     private ZmqSubscription(String endpoint, List<byte[]> topics, PublicationListener listener, SubscriptionLoop loop) {
         this.endpoint = endpoint;
@@ -57,13 +69,14 @@ final class ZmqSubscription implements Subscription {
         sub = context.createSocket(SocketType.SUB);
         monitor = context.createSocket(SocketType.PAIR);
         Endpoints.prepareConnecting(sub);
+        sub.setHandshakeIvl(Endpoints.SUBSCRIPTION_HANDSHAKE_IVL_MS);
         sub.setRcvHWM(100_000);
         if (topics.isEmpty()) {
             sub.subscribe(new byte[0]);
         } else {
             topics.forEach(sub::subscribe);
         }
-        sub.monitor(monitorEndpoint, ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
+        sub.monitor(monitorEndpoint, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
         monitor.connect(monitorEndpoint);
         sub.connect(endpoint);
     }
@@ -92,17 +105,49 @@ final class ZmqSubscription implements Subscription {
         }
         ConnectionListener l = connectionListener;
         try {
-            if (event.getEvent() == ZMQ.EVENT_HANDSHAKE_PROTOCOL) {
+            if (event.getEvent() == ZMQ.EVENT_CONNECTED) {
+                connectedAtNanos = System.nanoTime();
+                nudgesDone = 0;
+            } else if (event.getEvent() == ZMQ.EVENT_HANDSHAKE_PROTOCOL) {
+                connectedAtNanos = -1;
+                handshaken = true;
                 connected.countDown();
                 if (l != null) {
                     l.onConnected();
                 }
-            } else if (event.getEvent() == ZMQ.EVENT_DISCONNECTED && l != null) {
-                l.onDisconnected();
+            } else if (event.getEvent() == ZMQ.EVENT_DISCONNECTED) {
+                connectedAtNanos = -1;
+                // JeroMQ reports DISCONNECTED for attempts that never finished their handshake too (a
+                // publisher too busy to answer in time); nothing was lost then, and a minion told so would
+                // sign in again once connected, adding to the load that made it fail
+                if (handshaken) {
+                    handshaken = false;
+                    if (l != null) {
+                        l.onDisconnected();
+                    }
+                }
             }
         } catch (RuntimeException e) {
             log.warn("connection listener failed: {}", e.toString());
         }
+    }
+
+    /**
+     * On the loop thread: whether this subscription's connection is past a point of its nudge schedule
+     * without a handshake; each point counts once.
+     */
+    boolean nudgeDue(long nowNanos) {
+        if (connectedAtNanos < 0 || nudgesDone >= NUDGE_AFTER_CONNECT_MS.length) {
+            return false;
+        }
+        long elapsedMs = (nowNanos - connectedAtNanos) / 1_000_000L;
+        if (elapsedMs < NUDGE_AFTER_CONNECT_MS[nudgesDone]) {
+            return false;
+        }
+        while (nudgesDone < NUDGE_AFTER_CONNECT_MS.length && elapsedMs >= NUDGE_AFTER_CONNECT_MS[nudgesDone]) {
+            nudgesDone++;
+        }
+        return true;
     }
 
     /** On the loop thread: the SUB socket is readable. */

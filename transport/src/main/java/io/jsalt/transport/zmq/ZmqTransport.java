@@ -22,9 +22,9 @@ public final class ZmqTransport implements Transport {
 
     private final ZContext context = newContext();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final SubscriptionLoops subscriptionLoops = new SubscriptionLoops(context);
-    private final IdleTimer idleTimer = new IdleTimer();
     private final PollerNudge nudge = new PollerNudge(context);
+    private final SubscriptionLoops subscriptionLoops = new SubscriptionLoops(context, nudge);
+    private final IdleTimer idleTimer = new IdleTimer();
     private final List<PublisherWithOwnIoThread> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private static ZContext newContext() {

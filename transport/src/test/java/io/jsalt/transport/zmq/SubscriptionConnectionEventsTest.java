@@ -7,9 +7,14 @@ import io.jsalt.transport.ConnectionListener;
 import io.jsalt.transport.PublishServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +69,31 @@ class SubscriptionConnectionEventsTest {
         masterSide.bindPublisher("127.0.0.1", port);
         await().atMost(WAIT).until(() -> events.size() == 2);
         assertThat(events).containsExactly("disconnected", "connected");
+    }
+
+    @Test
+    void attemptsThatNeverFinishTheirHandshakeAreNotALostConnection() throws IOException {
+        // a port that accepts and hangs up before the ZMTP greeting, as a publisher too busy to answer in time
+        try (ServerSocket hangsUp = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            AtomicInteger attempts = new AtomicInteger();
+            Thread acceptor = new Thread(() -> {
+                while (true) {
+                    try (Socket s = hangsUp.accept()) {
+                        attempts.incrementAndGet();
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            subscription = minionSide.subscribe("127.0.0.1", hangsUp.getLocalPort(), List.of(), p -> {});
+            subscription.connectionListener(recorder);
+
+            await().atMost(WAIT).until(() -> attempts.get() >= 4);
+
+            assertThat(events).isEmpty();
+        }
     }
 
     @Test
