@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.zeromq.ZContext;
 
 /**
- * A publisher in a socket context of its own, so its connections (one per minion) have an I/O thread of
+ * A publisher in a socket context of its own, so its connections (one per minion) have I/O threads of
  * their own. JeroMQ 0.6.0's I/O thread walks every connection it owns each time one of them changes what
  * it waits for (every reply written does), so with 10,000 subscribers on the request port's I/O thread
  * each request cost a walk over 10,000 connections; apart, the request port's thread walks only the

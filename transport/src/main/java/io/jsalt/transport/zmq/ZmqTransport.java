@@ -19,6 +19,12 @@ public final class ZmqTransport implements Transport {
      * are the real limit, so the context's is set above it.
      */
     private static final int MAX_SOCKETS = 32_768;
+    /**
+     * I/O threads of the publisher's context; each subscriber connection belongs to one. JeroMQ 0.6.0's
+     * I/O thread walks all its connections whenever one changes what it waits for (each accept, handshake
+     * and write does), so with two the walks are half as long and run side by side.
+     */
+    private static final int PUBLISHER_IO_THREADS = 2;
 
     private final ZContext context = newContext();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -28,7 +34,11 @@ public final class ZmqTransport implements Transport {
     private final List<PublisherWithOwnIoThread> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private static ZContext newContext() {
-        ZContext c = new ZContext(1);
+        return newContext(1);
+    }
+
+    private static ZContext newContext(int ioThreads) {
+        ZContext c = new ZContext(ioThreads);
         c.getContext().setMaxSockets(MAX_SOCKETS);
         return c;
     }
@@ -40,7 +50,7 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public PublishServer bindPublisher(String host, int port) {
-        PublisherWithOwnIoThread p = PublisherWithOwnIoThread.start(newContext(), host, port);
+        PublisherWithOwnIoThread p = PublisherWithOwnIoThread.start(newContext(PUBLISHER_IO_THREADS), host, port);
         publishers.add(p);
         return p;
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A publisher runs on a socket context (an I/O thread) of its own, apart from the request port's, and
+ * A publisher runs on a socket context (two I/O threads) of its own, apart from the request port's, and
  * gives both back when it is closed, so a master can bind it again on the same port.
  */
 class PublisherOwnIoThreadTest {
@@ -34,12 +34,12 @@ class PublisherOwnIoThreadTest {
     }
 
     @Test
-    void aPublisherHasAnIoThreadOfItsOwnAndGivesItBackWhenClosed() {
+    void aPublisherHasIoThreadsOfItsOwnAndGivesThemBackWhenClosed() {
         masterSide.bindRequestServer("127.0.0.1", 0, 1, r -> r).port(); // the transport's own context is in use
         long before = ioThreads();
 
         PublishServer publisher = masterSide.bindPublisher("127.0.0.1", 0);
-        assertThat(ioThreads()).isEqualTo(before + 1);
+        assertThat(ioThreads()).isEqualTo(before + 2);
 
         publisher.close();
         await().atMost(WAIT).until(() -> ioThreads() == before);
