@@ -20,7 +20,7 @@ public final class Topics {
     private Topics() {}
 
     public static byte[] ofMinion(String minionId) {
-        return HexFormat.of().formatHex(sha1(minionId)).getBytes(StandardCharsets.US_ASCII);
+        return filteringTopic(sha1(minionId));
     }
 
     /**
@@ -31,10 +31,7 @@ public final class Topics {
      * spends ~6.5 s on it with these 7 bytes and ~45 s with the 40-byte hex topic (docs/protocol.md).
      */
     public static byte[] presenceOf(String minionId) {
-        byte[] topic = new byte[1 + PRESENCE_HASH_BYTES];
-        topic[0] = PRESENCE_MARK;
-        System.arraycopy(sha1(minionId), 0, topic, 1, PRESENCE_HASH_BYTES);
-        return topic;
+        return presenceTopic(sha1(minionId));
     }
 
     /**
@@ -43,7 +40,19 @@ public final class Topics {
      * ISO-8859-1 strings.
      */
     public static boolean isSubscribedBy(Set<String> topics, String minionId) {
-        return topics.contains(latin1(presenceOf(minionId))) || topics.contains(latin1(ofMinion(minionId)));
+        byte[] digest = sha1(minionId);
+        return topics.contains(latin1(presenceTopic(digest))) || topics.contains(latin1(filteringTopic(digest)));
+    }
+
+    private static byte[] filteringTopic(byte[] digest) {
+        return HexFormat.of().formatHex(digest).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] presenceTopic(byte[] digest) {
+        byte[] topic = new byte[1 + PRESENCE_HASH_BYTES];
+        topic[0] = PRESENCE_MARK;
+        System.arraycopy(digest, 0, topic, 1, PRESENCE_HASH_BYTES);
+        return topic;
     }
 
     private static String latin1(byte[] topic) {

@@ -34,6 +34,20 @@ final class PollerNudge {
         this.context = context;
     }
 
+    /**
+     * When to nudge next on a connection awaited for {@code elapsedMs}: the first point of {@code schedule}
+     * after it (a late wake-up skips the points it overslept), then every {@code thenEveryMs}, or never
+     * ({@link Long#MAX_VALUE}) when that is 0.
+     */
+    static long nextNudgeMs(long[] schedule, long elapsedMs, long thenEveryMs) {
+        for (long at : schedule) {
+            if (at > elapsedMs) {
+                return at;
+            }
+        }
+        return thenEveryMs > 0 ? elapsedMs + thenEveryMs : Long.MAX_VALUE;
+    }
+
     void nudge() {
         long now = System.nanoTime();
         long previous = last.get();

@@ -96,7 +96,7 @@ final class ZmqRequestClient implements RequestClient {
                 long elapsedMs = (now - start) / 1_000_000;
                 if (elapsedMs >= nextNudgeMs) {
                     nudge.nudge(); // a new connection may be stuck before its handshake
-                    nextNudgeMs = nudgeAfter(elapsedMs);
+                    nextNudgeMs = PollerNudge.nextNudgeMs(NUDGE_AFTER_MS, elapsedMs, NUDGE_EVERY_MS);
                     continue;
                 }
                 left = Math.min(left, nextNudgeMs - elapsedMs);
@@ -115,16 +115,6 @@ final class ZmqRequestClient implements RequestClient {
         } finally {
             poller.close();
         }
-    }
-
-    /** The first nudge time after {@code elapsedMs}: a late wake-up skips the times it overslept. */
-    private static long nudgeAfter(long elapsedMs) {
-        for (long at : NUDGE_AFTER_MS) {
-            if (at > elapsedMs) {
-                return at;
-            }
-        }
-        return elapsedMs + NUDGE_EVERY_MS;
     }
 
     private void scheduleIdleClose() {

@@ -49,7 +49,7 @@ final class ZmqSubscription implements Subscription {
     private boolean handshaken;
     /** When the current connection's TCP connect completed, while its handshake is awaited; else -1. */
     private long connectedAtNanos = -1;
-    private int nudgesDone;
+    private long nextNudgeMs;
 
     private ZmqSubscription(String endpoint, List<byte[]> topics, PublicationListener listener, SubscriptionLoop loop) {
         this.endpoint = endpoint;
@@ -107,7 +107,7 @@ final class ZmqSubscription implements Subscription {
         try {
             if (event.getEvent() == ZMQ.EVENT_CONNECTED) {
                 connectedAtNanos = System.nanoTime();
-                nudgesDone = 0;
+                nextNudgeMs = NUDGE_AFTER_CONNECT_MS[0];
             } else if (event.getEvent() == ZMQ.EVENT_HANDSHAKE_PROTOCOL) {
                 connectedAtNanos = -1;
                 handshaken = true;
@@ -137,16 +137,14 @@ final class ZmqSubscription implements Subscription {
      * without a handshake; each point counts once.
      */
     boolean nudgeDue(long nowNanos) {
-        if (connectedAtNanos < 0 || nudgesDone >= NUDGE_AFTER_CONNECT_MS.length) {
+        if (connectedAtNanos < 0) {
             return false;
         }
         long elapsedMs = (nowNanos - connectedAtNanos) / 1_000_000L;
-        if (elapsedMs < NUDGE_AFTER_CONNECT_MS[nudgesDone]) {
+        if (elapsedMs < nextNudgeMs) {
             return false;
         }
-        while (nudgesDone < NUDGE_AFTER_CONNECT_MS.length && elapsedMs >= NUDGE_AFTER_CONNECT_MS[nudgesDone]) {
-            nudgesDone++;
-        }
+        nextNudgeMs = PollerNudge.nextNudgeMs(NUDGE_AFTER_CONNECT_MS, elapsedMs, 0);
         return true;
     }
 
