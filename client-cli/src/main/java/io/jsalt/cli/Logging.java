@@ -66,8 +66,11 @@ public final class Logging {
         this.ctx = ctx;
     }
 
+    /** A tool's logging: logback's set-up for tools, or nothing when a tool runs with {@link ToolLogProvider}. */
     public static void forCli() {
-        configureCli(reset());
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext) {
+            configureCli(reset());
+        }
     }
 
     /** Warnings and worse to stderr: every tool's set-up, and logback's own at start (see {@link StartupLogConfigurator}). */
