@@ -11,24 +11,35 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Starts jsalt daemons as separate JVMs (same Java, same class path), detached in their own session so
- * they outlive the demo, and stops them again from their pid files.
+ * Starts jsalt daemons as separate JVMs, detached in their own session so they outlive the demo, and stops
+ * them again from their pid files. With the bin/ launchers at hand they start as an operator starts them,
+ * with the daemons' own JVM options; without, as the same Java and class path with small ones.
  */
 final class DaemonProcesses {
     private final Sandbox sandbox;
+    private final Path launcherDir;
 
-    DaemonProcesses(Sandbox sandbox) {
+    /** @param launcherDir where bin/jsalt-master and bin/jsalt-minion are, or null */
+    DaemonProcesses(Sandbox sandbox, Path launcherDir) {
         this.sandbox = sandbox;
+        this.launcherDir = launcherDir;
     }
 
-    long start(String name, String mainClass, Path configDir) throws IOException {
+    /** Starts {@code launcher} (e.g. jsalt-master), or {@code mainClass} without the launchers; returns its pid. */
+    long start(String name, String launcher, String mainClass, Path configDir) throws IOException {
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             cmd.add("/usr/bin/setsid");
         }
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xmx128m"));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass, "-c", configDir.toString()));
+        Path script = launcherDir == null ? null : launcherDir.resolve(launcher);
+        if (script != null && Files.isExecutable(script)) {
+            cmd.add(script.toString()); // it execs java: the pid stays the daemon's
+        } else {
+            cmd.add(ProcessHandle.current().info().command().orElse("java"));
+            cmd.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xmx128m"));
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        }
+        cmd.addAll(List.of("-c", configDir.toString()));
         Path log = sandbox.consoleLog(name);
         Files.createDirectories(log.getParent());
         Files.createDirectories(sandbox.runDir());

@@ -47,7 +47,7 @@ public final class DemoCommand implements Callable<ExitCode> {
     @Option(names = "--minions", defaultValue = "3", description = "How many minions to start (default: ${DEFAULT-VALUE}).")
     int minions;
 
-    @Option(names = "--launcher-dir", description = "Where the bin/ launchers are, to print commands that work as typed.")
+    @Option(names = "--launcher-dir", description = "Where the bin/ launchers are: the daemons start with them (and their JVM options), and the commands printed work as typed.")
     Path launcherDir;
 
     private final PrintStream out;
@@ -64,7 +64,7 @@ public final class DemoCommand implements Callable<ExitCode> {
     @Override
     public ExitCode call() throws IOException, InterruptedException {
         Sandbox sandbox = new Sandbox(dir);
-        DaemonProcesses daemons = new DaemonProcesses(sandbox);
+        DaemonProcesses daemons = new DaemonProcesses(sandbox, launcherDir);
         switch (action) {
             case "stop" -> {
                 int n = daemons.stopAll(Duration.ofSeconds(15));
@@ -96,7 +96,7 @@ public final class DemoCommand implements Callable<ExitCode> {
         Files.deleteIfExists(ClientKey.file(config.cachedir(), System.getProperty("user.name")));
         out.println("Sandbox: " + sandbox.root());
         out.println("Starting jsalt-master (publish port " + publishPort + ", request port " + retPort + ")");
-        daemons.start("master", "io.jsalt.cli.daemon.MasterDaemon", sandbox.masterConfigDir());
+        daemons.start("master", "jsalt-master", "io.jsalt.cli.daemon.MasterDaemon", sandbox.masterConfigDir());
         waitFor("the master to listen", () -> MasterConnection.isListening(config)
                 && Files.exists(ClientKey.file(config.cachedir(), System.getProperty("user.name"))));
 
@@ -105,7 +105,7 @@ public final class DemoCommand implements Callable<ExitCode> {
             String id = "minion-" + i;
             ids.add(id);
             sandbox.writeMinionConfig(id, publishPort, retPort);
-            daemons.start(id, "io.jsalt.cli.daemon.MinionDaemon", sandbox.minionConfigDir(id));
+            daemons.start(id, "jsalt-minion", "io.jsalt.cli.daemon.MinionDaemon", sandbox.minionConfigDir(id));
         }
         out.println("Started " + minions + " jsalt-minion process(es): " + String.join(", ", ids));
 
