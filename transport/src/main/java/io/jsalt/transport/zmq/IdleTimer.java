@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
  * thousands of minions must not spend a thread per connection on it.
  */
 final class IdleTimer implements AutoCloseable {
+    private static final long CLOSE_WAIT_MS = 2000;
+
     private ScheduledThreadPoolExecutor timer;
     private boolean closed;
 
@@ -32,11 +34,25 @@ final class IdleTimer implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops what is scheduled and lets a task that is running finish, so that no timer thread still closes a
+     * socket when the transport closes its context: JeroMQ sockets must not be closed by two threads.
+     */
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (timer != null) {
-            timer.shutdownNow();
+    public void close() {
+        ScheduledThreadPoolExecutor running;
+        synchronized (this) {
+            closed = true;
+            running = timer;
+        }
+        if (running == null) {
+            return;
+        }
+        running.shutdown();
+        try {
+            running.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

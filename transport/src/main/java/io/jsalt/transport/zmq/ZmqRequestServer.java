@@ -233,6 +233,11 @@ final class ZmqRequestServer implements RequestServer {
         }
     }
 
+    /** Whether {@link #close} was called. */
+    boolean closed() {
+        return !running;
+    }
+
     @Override
     public void close() {
         running = false;

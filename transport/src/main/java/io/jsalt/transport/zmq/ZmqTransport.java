@@ -8,6 +8,7 @@ import io.jsalt.transport.RequestServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.zeromq.ZContext;
 
@@ -31,7 +32,9 @@ public final class ZmqTransport implements Transport {
     private final PollerNudge nudge = new PollerNudge(context);
     private final SubscriptionLoops subscriptionLoops = new SubscriptionLoops(context, nudge);
     private final IdleTimer idleTimer = new IdleTimer();
-    private final List<PublisherWithOwnIoThread> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Closed before the context: a server's own threads close its sockets, never the thread closing the context. */
+    private final List<ZmqRequestServer> requestServers = new CopyOnWriteArrayList<>();
+    private final List<PublisherWithOwnIoThread> publishers = new CopyOnWriteArrayList<>();
 
     private static ZContext newContext() {
         return newContext(1);
@@ -45,7 +48,10 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler) {
-        return ZmqRequestServer.start(context, host, port, workers, handler);
+        requestServers.removeIf(ZmqRequestServer::closed);
+        ZmqRequestServer server = ZmqRequestServer.start(context, host, port, workers, handler);
+        requestServers.add(server);
+        return server;
     }
 
     @Override
@@ -71,6 +77,7 @@ public final class ZmqTransport implements Transport {
         if (closed.compareAndSet(false, true)) {
             idleTimer.close();
             subscriptionLoops.close();
+            requestServers.forEach(ZmqRequestServer::close);
             publishers.forEach(PublisherWithOwnIoThread::close);
             context.close();
         }
