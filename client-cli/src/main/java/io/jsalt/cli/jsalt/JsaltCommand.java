@@ -52,7 +52,7 @@ public final class JsaltCommand implements Callable<ExitCode> {
             + "whether they still run the job (default: the master's 'timeout').")
     Integer timeout;
 
-    @Option(names = {"-b", "--batch", "--batch-size"}, paramLabel = "N|N%", description = "Run on N minions (or N% of them) at a time.")
+    @Option(names = {"-b", "--batch", "--batch-size"}, paramLabel = "N|N%", description = "Run on N minions (or N%% of them) at a time.")
     String batch;
 
     @Option(names = "--batch-wait", paramLabel = "SECONDS", description = "Seconds to wait after a batch before the next one (default: 0).",
