@@ -1,33 +1,19 @@
 package io.jsalt.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jsalt.cli.completion.CompletionScripts;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import io.jsalt.cli.testing.CapturedStderr;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /** Every tool's {@code --help} renders as written: picocli warns on stderr about a stray {@code %} and prints it raw. */
 class HelpTextTest {
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream realErr;
-
-    @BeforeEach
-    void captureStderr() {
-        realErr = System.err;
-        System.setErr(new PrintStream(err, true, UTF_8));
-    }
-
-    @AfterEach
-    void restoreStderr() {
-        System.setErr(realErr);
-    }
+    @RegisterExtension
+    final CapturedStderr stderr = new CapturedStderr();
 
     @Test
     void everyToolsHelpRendersWithoutAWarning() {
@@ -36,6 +22,6 @@ class HelpTextTest {
 
             assertThat(help).as(tool.getKey()).contains("Usage: " + tool.getKey());
         }
-        assertThat(err.toString(UTF_8)).isEmpty();
+        assertThat(stderr.text()).isEmpty();
     }
 }

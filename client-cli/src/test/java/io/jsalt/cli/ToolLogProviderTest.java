@@ -1,16 +1,13 @@
 package io.jsalt.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import io.jsalt.cli.testing.CapturedStderr;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 
 /** A tool's logging without logback: warnings and errors to stderr, the rest dropped. */
@@ -18,19 +15,8 @@ class ToolLogProviderTest {
     /** client-cli/ is the working directory of its tests; bin/ is beside it. */
     private static final Path JSALT_ENV = Path.of("..", "bin", "jsalt-env");
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream realErr;
-
-    @BeforeEach
-    void captureStderr() {
-        realErr = System.err;
-        System.setErr(new PrintStream(err, true, UTF_8));
-    }
-
-    @AfterEach
-    void restoreStderr() {
-        System.setErr(realErr);
-    }
+    @RegisterExtension
+    final CapturedStderr stderr = new CapturedStderr();
 
     @Test
     void warningsAndErrorsGoToStderrAndTheRestIsDropped() {
@@ -43,7 +29,7 @@ class ToolLogProviderTest {
         log.warn("minion {} did not answer", "web1");
         log.error("gave up", new IllegalStateException("boom"));
 
-        assertThat(err.toString(UTF_8))
+        assertThat(stderr.text())
                 .startsWith("WARN  JobRun: minion web1 did not answer\nERROR JobRun: gave up\njava.lang.IllegalStateException: boom\n")
                 .doesNotContain("debug line", "info line");
     }
