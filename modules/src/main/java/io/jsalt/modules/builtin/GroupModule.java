@@ -14,11 +14,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Salt's {@code group} module (groupadd), read-only: local groups from /etc/group.
+ * The reading half of Salt's {@code group} module (groupadd): local groups from /etc/group
+ * ({@link GroupWriteModule} adds, deletes and changes them).
  *
  * <p>Unlike Salt, whose {@code group.info} returns {} for an unknown group, jsalt answers with an error.
  */
-@SaltModule(name = "group", doc = "Read local groups (Salt's groupadd module, read-only).")
+@SaltModule(name = "group", doc = "Manage local groups (Salt's groupadd module).")
 public final class GroupModule implements ExecutionModule {
 
     private final AccountDatabase accounts;

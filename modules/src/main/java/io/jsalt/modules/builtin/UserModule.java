@@ -13,12 +13,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Salt's {@code user} module (useradd), read-only: local users from /etc/passwd and /etc/group.
+ * The reading half of Salt's {@code user} module (useradd): local users from /etc/passwd and /etc/group
+ * ({@link UserWriteModule} adds, deletes and changes them).
  *
  * <p>Unlike Salt, whose {@code user.info} returns {} for an unknown user, jsalt answers with an error
  * naming the user, so a typo is not mistaken for an empty account.
  */
-@SaltModule(name = "user", doc = "Read local users (Salt's useradd module, read-only).")
+@SaltModule(name = "user", doc = "Manage local users (Salt's useradd module).")
 public final class UserModule implements ExecutionModule {
 
     private final AccountDatabase accounts;
