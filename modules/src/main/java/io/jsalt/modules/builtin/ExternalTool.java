@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * with {@code cmd}'s {@link CommandRunner}, so a job kill or timeout kills it too. A tool that cannot be
  * started or overruns its time becomes a {@link CommandExecutionException} naming it.
  */
-final class ExternalTool {
+public final class ExternalTool {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExternalTool.class);
 
@@ -25,9 +25,18 @@ final class ExternalTool {
     }
 
     /** Runs {@code argv} with extra environment variables; stdout and stderr are kept apart. */
-    static CommandOutcome run(List<String> argv, Map<String, String> env, Duration timeout) {
+    public static CommandOutcome run(List<String> argv, Map<String, String> env, Duration timeout) {
+        return run(argv, env, timeout, true);
+    }
+
+    /**
+     * As {@link #run(List, Map, Duration)}; with {@code inheritEnv} false the tool sees {@code env} alone, not the
+     * minion's environment (as {@code service} starts init scripts with {@code env -i}).
+     */
+    public static CommandOutcome run(List<String> argv, Map<String, String> env, Duration timeout, boolean inheritEnv) {
         LOG.debug("running {}", argv);
-        CommandSpec spec = new CommandSpec(argv, Path.of("/"), env, null, timeout, false, CommandSpec.DEFAULT_MAX_BYTES);
+        CommandSpec spec = new CommandSpec(argv, Path.of("/"), env, null, timeout, false, CommandSpec.DEFAULT_MAX_BYTES,
+                inheritEnv);
         try {
             CommandOutcome outcome = CommandRunner.run(spec);
             if (outcome.timedOut()) {
@@ -44,7 +53,7 @@ final class ExternalTool {
     }
 
     /** The tool's own complaint, or its exit code when it said nothing. */
-    static String complaint(CommandOutcome outcome) {
+    public static String complaint(CommandOutcome outcome) {
         String stderr = outcome.stderr().strip();
         if (!stderr.isEmpty()) {
             return stderr;
