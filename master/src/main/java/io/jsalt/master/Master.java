@@ -25,6 +25,7 @@ import io.jsalt.master.ports.TransportWatch;
 import io.jsalt.master.process.RestartPolicy;
 import io.jsalt.master.process.Supervisor;
 import io.jsalt.master.publish.JobPublisher;
+import io.jsalt.master.publish.LateSignIns;
 import io.jsalt.master.request.AesCommand;
 import io.jsalt.master.request.AuthHandler;
 import io.jsalt.master.request.ClearCommand;
@@ -158,6 +159,11 @@ public final class Master implements AutoCloseable {
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, minionData::forget);
         TargetResolver targets = new TargetResolver(keys, minionData, () -> this.config.nodegroups());
+        LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
+                () -> Duration.ofSeconds((long) this.config.timeout() + this.config.gatherJobTimeout()),
+                LateSignIns.SUBSCRIBE_WAIT, java.time.Clock.systemUTC());
+        started.push(lateSignIns);
+        events.addListener(lateSignIns);
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),

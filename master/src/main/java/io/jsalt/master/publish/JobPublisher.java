@@ -27,6 +27,14 @@ public final class JobPublisher {
         this.zmqFiltering = zmqFiltering;
     }
 
+    /**
+     * Sends {@code job} again to minion {@code id} alone, with its jid, as a list target of that one id: under
+     * zmq_filtering on that minion's topic only, without it to every subscriber, of which only that minion matches.
+     */
+    public void publishTo(PublishLoad job, String id) {
+        publish(new PublishLoad(job.fun(), job.arg(), List.of(id), job.jid(), job.ret(), "list", job.user()), List.of(id));
+    }
+
     public void publish(PublishLoad job, List<String> expectedMinions) {
         Map<String, Object> load = job.toLoad();
         load.put("serial", sessionKey.nextSerial());

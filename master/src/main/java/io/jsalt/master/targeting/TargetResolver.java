@@ -76,11 +76,7 @@ public final class TargetResolver {
         List<String> undecided = new ArrayList<>();
         boolean idOnly = !matcher.type().mayNeedGrains();
         for (String id : accepted) {
-            Map<String, Object> grains = idOnly ? null : data.grains(id).orElse(null);
-            Decision d = matcher.decide(new MinionFacts(id, grains));
-            if (d == Decision.NO_MATCH && grains != null && !data.grainsVerified(id)) {
-                d = matcher.decide(new MinionFacts(id, null)) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;
-            }
+            Decision d = decide(matcher, idOnly, id);
             if (d == Decision.MATCH) {
                 expected.add(id);
             } else if (d == Decision.UNKNOWN) {
@@ -88,6 +84,32 @@ public final class TargetResolver {
             }
         }
         return new Resolution(published.tgtType(), published.tgt(), expected, undecided, missing(published, Set.copyOf(accepted)));
+    }
+
+    /**
+     * Whether the target matches minion {@code id} for certain now (its key accepted, its grains known where the
+     * target needs them): what {@link #resolve} would list under {@code expected}, for one minion.
+     *
+     * @throws InvalidTargetException for a target that cannot be matched
+     */
+    public boolean expects(String tgtType, Object tgt, String id) {
+        if (!keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent()) {
+            return false;
+        }
+        Map<String, Object> groups = nodegroups.get();
+        Target published = Nodegroups.expand(tgtType == null ? "glob" : tgtType, tgt, groups == null ? Map.of() : groups);
+        TargetMatcher matcher = TargetMatcher.of(published.tgtType(), published.tgt());
+        return decide(matcher, !matcher.type().mayNeedGrains(), id) == Decision.MATCH;
+    }
+
+    /** A grain match on grains the minion did not sign can widen a target but never narrow it. */
+    private Decision decide(TargetMatcher matcher, boolean idOnly, String id) {
+        Map<String, Object> grains = idOnly ? null : data.grains(id).orElse(null);
+        Decision d = matcher.decide(new MinionFacts(id, grains));
+        if (d == Decision.NO_MATCH && grains != null && !data.grainsVerified(id)) {
+            d = matcher.decide(new MinionFacts(id, null)) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;
+        }
+        return d;
     }
 
     /** Salt reports the ids of a list target, or of an L@ not preceded by "not", that are not accepted. */

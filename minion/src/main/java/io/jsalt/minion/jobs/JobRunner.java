@@ -51,6 +51,7 @@ public final class JobRunner implements AutoCloseable {
     private final Supplier<Session> session;
     private final BiConsumer<Session, byte[]> onSessionKeyMismatch;
     private final SerialGuard serials = new SerialGuard();
+    private final JidQueue jidsTaken = new JidQueue();
     private final ScheduledThreadPoolExecutor pool;
 
     /** A runner whose returns are retried in memory only (three tries): for tests of the runner alone. */
@@ -128,6 +129,10 @@ public final class JobRunner implements AutoCloseable {
             }
         } catch (WireException | InvalidTargetException e) {
             log.warn("ignored a publication: {}", e.getMessage());
+            return;
+        }
+        if (!jidsTaken.firstTime(job.jid())) {
+            log.debug("ignored job {}: taken already", job.jid());
             return;
         }
         Duration timeout = JobTimeout.of(load);

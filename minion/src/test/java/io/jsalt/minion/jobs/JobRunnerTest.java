@@ -158,6 +158,34 @@ class JobRunnerTest {
     }
 
     @Test
+    void aJobSentAgainWithANewSerialRunsOnceAsSaltsJidQueueHasIt() {
+        // the master sends a job again to a minion that signs in while it is in flight: one run, one return
+        start().onPublication(publication(1, "*", "glob", "test.sleep", List.of(1L), "20260101000000000011"));
+        runner.onPublication(publication(2, List.of(ID), "list", "test.sleep", List.of(1L), "20260101000000000011"));
+        runner.onPublication(ping(3, "20260101000000000012"));
+
+        awaitReturnOf("20260101000000000011");
+        awaitReturnOf("20260101000000000012");
+        runner.onPublication(publication(4, List.of(ID), "list", "test.sleep", List.of(1L), "20260101000000000011"));
+        runner.onPublication(ping(5, "20260101000000000013"));
+        awaitReturnOf("20260101000000000013");
+
+        assertThat(returnedJids()).containsExactly("20260101000000000011", "20260101000000000012", "20260101000000000013");
+    }
+
+    @Test
+    void theJidQueueForgetsTheOldestJidBeyondItsCapacity() {
+        JidQueue queue = new JidQueue(2);
+
+        assertThat(queue.firstTime("a")).isTrue();
+        assertThat(queue.firstTime("a")).isFalse();
+        assertThat(queue.firstTime("b")).isTrue();
+        assertThat(queue.firstTime("c")).isTrue();
+        assertThat(queue.firstTime("b")).isFalse();
+        assertThat(queue.firstTime("a")).as("forgotten").isTrue();
+    }
+
+    @Test
     void withMinionSignMessagesOffReturnsCarryNoSignature() {
         start(ID, new Crypticle(Crypticle.generateKeyString()), false).onPublication(ping(1, "20260101000000000005"));
 
