@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * and a target that still matches it ({@link TargetResolver#expects}). The publication waits until the minion's
  * subscription has reached the publish port (a frame sent before it would be lost again), at most
  * {@link #SUBSCRIBE_WAIT} (a salt-minion without zmq_filtering subscribes to everything and is never seen). Each
- * (jid, minion) is sent again at most once from here, and a minion runs a jid at most once whatever it is sent.
+ * (jid, minion) is sent again at most once to a minion seen listening, and a minion runs a jid at most once whatever
+ * it is sent (its jid queue, as Salt's).
  *
  * <p>Threads: {@link #onEvent} runs on the thread that fires the event (an MWorker) and only queues; everything
  * else runs on the one thread of this class, {@code late-sign-ins}.
@@ -134,12 +135,17 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         });
         for (String id : ready) {
             waiting.remove(id);
-            if (!Topics.isSubscribedBy(topics, id)) {
+            boolean listening = Topics.isSubscribedBy(topics, id);
+            if (!listening) {
                 log.debug("{} signed in but its subscription was not seen within {} ms; sending its jobs anyway", id,
                         subscribeWait.toMillis());
             }
             for (Job job : due(id, now)) {
-                sent.put(job.jid() + " " + id, now);
+                if (listening) {
+                    // not remembered otherwise: a jsalt-call signing in with the minion's key does not listen, and
+                    // the minion itself, signing in later, must still get the job
+                    sent.put(job.jid() + " " + id, now);
+                }
                 publisher.publishTo(new PublishLoad(job.fun(), job.arg(), job.tgt(), job.jid(), "", job.tgtType(), job.user()), id);
                 log.info("job {} ({}) published again to {}: it signed in while the job was in flight", job.jid(), job.fun(), id);
             }
