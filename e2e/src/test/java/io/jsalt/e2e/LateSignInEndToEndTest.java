@@ -40,8 +40,8 @@ class LateSignInEndToEndTest {
         cluster.startMaster();
         Path ran = tmp.resolve("ran-late");
         try (EventTap bus = EventTap.connect(cluster.masterSockDir(), Duration.ofSeconds(10))) {
-            // a pending minion asks again every 12 s: accepted right after one attempt, it signs in ~12 s later
-            cluster.startMinionOverriding("late", "acceptance_wait_time: 12");
+            // a pending minion asks again every 15 s: accepted right after one attempt, it signs in up to 15 s later
+            cluster.startMinionOverriding("late", "acceptance_wait_time: 15");
             await().atMost(Duration.ofSeconds(30)).until(() -> !bus.matching(auth("late", "pend")).isEmpty());
             assertThat(cluster.key("-a", "late", "-y").exitCode()).isZero();
 

@@ -164,6 +164,7 @@ public final class Master implements AutoCloseable {
                 LateSignIns.SUBSCRIBE_WAIT, java.time.Clock.systemUTC());
         started.push(lateSignIns);
         events.addListener(lateSignIns);
+        publisher.whenNotListening(lateSignIns::missed);
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),

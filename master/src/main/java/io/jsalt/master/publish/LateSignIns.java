@@ -1,7 +1,6 @@
 package io.jsalt.master.publish;
 
 import io.jsalt.master.events.EventListener;
-import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.targeting.TargetResolver;
@@ -17,7 +16,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -30,37 +31,39 @@ import org.slf4j.LoggerFactory;
  * Gives a minion that signs in late the jobs it missed. A job is published once; a minion whose key was accepted
  * but that was not listening then (still waiting to ask again after its key was accepted, restarting, reconnecting)
  * misses it, and the client waiting for it reports it silent after its whole timeout (Salt does the same). Here,
- * when a minion signs in ({@code salt/auth} with act {@code accept}), every job still in flight for it is published
- * again to that minion alone, with the same jid: published within the last {@code timeout + gather_job_timeout}
- * (the least a client waits for a silent minion), expecting that minion when it went out, no return from it yet,
- * and a target that still matches it ({@link TargetResolver#expects}). The publication waits until the minion's
- * subscription has reached the publish port (a frame sent before it would be lost again), at most
- * {@link #SUBSCRIBE_WAIT} (a salt-minion without zmq_filtering subscribes to everything and is never seen). Each
- * (jid, minion) is sent again at most once to a minion seen listening, and a minion runs a jid at most once whatever
- * it is sent (its jid queue, as Salt's).
+ * the publisher tells which targeted minions had no subscription when each job went out ({@link #missed}); when
+ * one of them signs in ({@code salt/auth} with act {@code accept}) while such a job is in flight (published within
+ * the last {@code timeout + gather_job_timeout}, the least a client waits for a silent minion; no return from it
+ * yet; a target that still matches it, {@link TargetResolver#expects}), the job is published again to that minion
+ * alone, with the same jid. That waits until the minion's subscription has reached the publish port (a frame sent
+ * before would be lost again), at most {@link #SUBSCRIBE_WAIT} (a salt-minion without zmq_filtering subscribes to
+ * everything and is never seen). A minion that was listening when the job went out is never sent it again (after a
+ * session-key change it replays the frame it kept itself), and one is sent it again at most once once seen
+ * listening; a minion runs a jid at most once whatever it is sent (its jid queue, as Salt's).
  *
- * <p>Threads: {@link #onEvent} runs on the thread that fires the event (an MWorker) and only queues; everything
- * else runs on the one thread of this class, {@code late-sign-ins}.
+ * <p>Threads: {@link #onEvent} and {@link #missed} run on the threads that fire the event or publish (MWorkers) and
+ * only queue; everything else runs on the one thread of this class, {@code late-sign-ins}.
  */
 public final class LateSignIns implements EventListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LateSignIns.class);
     /** How long a signed-in minion's subscription is waited for before its jobs go out anyway. */
     public static final Duration SUBSCRIBE_WAIT = Duration.ofSeconds(10);
     private static final Duration POLL = Duration.ofMillis(50);
-    private static final String LAST_JID = "99999999999999999999";
 
     private final JobCache jobs;
     private final TargetResolver targets;
     private final JobPublisher publisher;
     private final Supplier<Set<String>> subscribedTopics;
     private final Supplier<Duration> inFlightFor;
-    private final Clock clock;
     private final Duration subscribeWait;
+    private final Clock clock;
     private final ScheduledExecutorService worker;
+    /** Per minion, the jobs that went out while it did not listen, with when. Worker thread only. */
+    private final Map<String, Map<String, Instant>> missedBy = new HashMap<>();
+    /** When each minion last signed in, for {@link #SUBSCRIBE_WAIT}. Worker thread only. */
+    private final Map<String, Instant> recentSignIns = new HashMap<>();
     /** Minions signed in with jobs due, each with the time to stop waiting for its subscription. Worker thread only. */
     private final Map<String, Instant> waiting = new LinkedHashMap<>();
-    /** "jid id" of every job sent again, with when: pruned once the job is out of the window. Worker thread only. */
-    private final Map<String, Instant> sent = new HashMap<>();
     private boolean ticking;
 
     /**
@@ -70,12 +73,12 @@ public final class LateSignIns implements EventListener, AutoCloseable {
      */
     public LateSignIns(JobCache jobs, TargetResolver targets, JobPublisher publisher, Supplier<Set<String>> subscribedTopics,
                        Supplier<Duration> inFlightFor, Duration subscribeWait, Clock clock) {
-        this.subscribeWait = subscribeWait;
         this.jobs = jobs;
         this.targets = targets;
         this.publisher = publisher;
         this.subscribedTopics = subscribedTopics;
         this.inFlightFor = inFlightFor;
+        this.subscribeWait = subscribeWait;
         this.clock = clock;
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "late-sign-ins");
@@ -84,6 +87,21 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         });
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.worker = executor;
+    }
+
+    /** Job {@code jid} went out while the targeted minions {@code ids} had no subscription. */
+    public void missed(String jid, List<String> ids) {
+        Instant at = clock.instant();
+        List<String> copy = List.copyOf(ids);
+        run(() -> {
+            forgetOldJobs(at);
+            copy.forEach(id -> missedBy.computeIfAbsent(id, k -> new TreeMap<>()).put(jid, at));
+            for (String id : copy) {
+                if (recentSignIns.containsKey(id)) {
+                    signedIn(id); // it signed in while the job was being sent, before this was known
+                }
+            }
+        });
     }
 
     @Override
@@ -97,14 +115,15 @@ public final class LateSignIns implements EventListener, AutoCloseable {
 
     private void signedIn(String id) {
         Instant now = clock.instant();
-        sent.values().removeIf(at -> at.isBefore(now.minus(inFlightFor.get())));
-        if (due(id, now).isEmpty()) {
-            return; // the usual case: nothing in flight for it
+        forgetOldJobs(now);
+        recentSignIns.values().removeIf(at -> at.isBefore(now.minus(subscribeWait)));
+        recentSignIns.put(id, now);
+        if (!missedBy.containsKey(id) || due(id).isEmpty()) {
+            return; // the usual case: it missed nothing
         }
         waiting.putIfAbsent(id, now.plus(subscribeWait));
         if (!ticking) {
-            ticking = true;
-            run(this::tick);
+            tick(); // at once: a minion already listening (signing in again) gets its jobs now
         }
     }
 
@@ -140,11 +159,11 @@ public final class LateSignIns implements EventListener, AutoCloseable {
                 log.debug("{} signed in but its subscription was not seen within {} ms; sending its jobs anyway", id,
                         subscribeWait.toMillis());
             }
-            for (Job job : due(id, now)) {
+            for (Job job : due(id)) {
                 if (listening) {
-                    // not remembered otherwise: a jsalt-call signing in with the minion's key does not listen, and
-                    // the minion itself, signing in later, must still get the job
-                    sent.put(job.jid() + " " + id, now);
+                    // kept otherwise: a jsalt-call signing in with the minion's key does not listen, and the minion
+                    // itself, signing in later, must still get the job
+                    forget(id, job.jid());
                 }
                 publisher.publishTo(new PublishLoad(job.fun(), job.arg(), job.tgt(), job.jid(), "", job.tgtType(), job.user()), id);
                 log.info("job {} ({}) published again to {}: it signed in while the job was in flight", job.jid(), job.fun(), id);
@@ -152,23 +171,42 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         }
     }
 
-    /** The jobs in flight that expected {@code id}, in jid order, that it has not answered nor been sent again. */
-    private List<Job> due(String id, Instant now) {
+    /** The jobs {@code id} missed that are still due to it, in jid order; those no longer due are forgotten. */
+    private List<Job> due(String id) {
         List<Job> due = new ArrayList<>();
-        for (Job job : jobs.jobsBetween(Jids.at(now.minus(inFlightFor.get())), LAST_JID)) {
-            if (!job.minions().contains(id) || sent.containsKey(job.jid() + " " + id)
-                    || jobs.returns(job.jid()).stream().anyMatch(r -> r.id().equals(id))) {
-                continue;
-            }
-            try {
-                if (targets.expects(job.tgtType(), job.tgt(), id)) {
-                    due.add(job);
-                }
-            } catch (InvalidTargetException e) {
-                // a nodegroup removed since: the job cannot be matched again
+        for (String jid : List.copyOf(missedBy.getOrDefault(id, Map.of()).keySet())) {
+            Optional<Job> job = jobs.job(jid);
+            if (job.isEmpty() || jobs.returns(jid).stream().anyMatch(r -> r.id().equals(id)) || !stillTargets(job.get(), id)) {
+                forget(id, jid);
+            } else {
+                due.add(job.get());
             }
         }
         return due;
+    }
+
+    private boolean stillTargets(Job job, String id) {
+        try {
+            return targets.expects(job.tgtType(), job.tgt(), id);
+        } catch (InvalidTargetException e) {
+            return false; // a nodegroup removed since: the job cannot be matched again
+        }
+    }
+
+    private void forget(String id, String jid) {
+        Map<String, Instant> missed = missedBy.get(id);
+        if (missed != null) {
+            missed.remove(jid);
+            if (missed.isEmpty()) {
+                missedBy.remove(id);
+            }
+        }
+    }
+
+    private void forgetOldJobs(Instant now) {
+        Instant oldest = now.minus(inFlightFor.get());
+        missedBy.values().forEach(missed -> missed.values().removeIf(at -> at.isBefore(oldest)));
+        missedBy.values().removeIf(Map::isEmpty);
     }
 
     private void run(Runnable task) {
@@ -186,6 +224,11 @@ public final class LateSignIns implements EventListener, AutoCloseable {
             // a job cache that cannot be read now costs this catch-up, not the thread
             log.warn("late sign-in catch-up failed: {}", e.toString());
         }
+    }
+
+    /** For tests: returns once everything queued before this call has been handled. */
+    void awaitQueued() throws Exception {
+        worker.submit(() -> { }).get(10, TimeUnit.SECONDS);
     }
 
     @Override

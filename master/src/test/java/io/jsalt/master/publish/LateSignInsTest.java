@@ -18,12 +18,15 @@ import io.jsalt.transport.PublishServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.message.Publication;
+import io.jsalt.transport.message.PublishLoad;
 import io.jsalt.transport.message.Topics;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +38,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Jobs in flight sent again to a minion that signs in, over a real publish port to a real subscription. */
+/**
+ * Jobs that went out while a minion was not listening, sent again when it signs in: through the real publisher,
+ * over a real publish port, to real subscriptions.
+ */
 class LateSignInsTest {
     private static final Duration WINDOW = Duration.ofSeconds(20);
 
@@ -48,9 +54,11 @@ class LateSignInsTest {
     private final EventBus bus = new EventBus();
     private final Jids jids = new Jids();
     private final List<Subscription> subscriptions = new ArrayList<>();
+    private final MovableClock clock = new MovableClock();
     private Transport transport;
     private PublishServer server;
     private TargetResolver targets;
+    private JobPublisher publisher;
     private LateSignIns lateSignIns;
 
     @BeforeEach
@@ -67,10 +75,10 @@ class LateSignInsTest {
     }
 
     private void start(boolean zmqFiltering, Duration subscribeWait) {
-        JobPublisher publisher = new JobPublisher(server, session, master.getPrivate(), zmqFiltering);
-        lateSignIns = new LateSignIns(jobs, targets, publisher, server::subscribedTopics, () -> WINDOW, subscribeWait,
-                Clock.systemUTC());
+        publisher = new JobPublisher(server, session, master.getPrivate(), zmqFiltering);
+        lateSignIns = new LateSignIns(jobs, targets, publisher, server::subscribedTopics, () -> WINDOW, subscribeWait, clock);
         bus.addListener(lateSignIns);
+        publisher.whenNotListening(lateSignIns::missed);
     }
 
     @AfterEach
@@ -84,20 +92,30 @@ class LateSignInsTest {
         jobs.close();
     }
 
-    private String job(Instant started, Object tgt, String tgtType, List<String> minions) {
-        String jid = started == null ? jids.next() : Jids.at(started);
-        jobs.saveJob(new Job(jid, "test.arg", List.of("x"), tgt, tgtType, "root", minions, Instant.now()));
+    /** Stores and publishes a job as the master's publish handler does, to the minions {@code targeted}. */
+    private String publish(Object tgt, String tgtType, List<String> targeted) throws Exception {
+        String jid = jids.next();
+        jobs.saveJob(new Job(jid, "test.arg", List.of("x"), tgt, tgtType, "root", targeted, Instant.now()));
+        publisher.publish(new PublishLoad("test.arg", List.of("x"), tgt, jid, "", tgtType, "root"), targeted);
+        lateSignIns.awaitQueued();
         return jid;
     }
 
-    private void signIn(String id) {
+    private void signIn(String id) throws Exception {
         bus.fire("salt/auth", Map.of("result", true, "act", "accept", "id", id, "pub", "..."));
+        lateSignIns.awaitQueued();
     }
 
-    /** What a jsalt minion subscribes to: everything, and its presence topic (or, under zmq_filtering, its own). */
+    /** What a jsalt minion subscribes to: everything and its presence topic, or under zmq_filtering its own topic. */
     private BlockingQueue<Map<String, Object>> subscribeAs(String id, boolean zmqFiltering) {
-        BlockingQueue<Map<String, Object>> received = new LinkedBlockingQueue<>();
         List<byte[]> topics = zmqFiltering ? List.of(Topics.BROADCAST, Topics.ofMinion(id)) : List.of(new byte[0], Topics.presenceOf(id));
+        BlockingQueue<Map<String, Object>> received = subscribe(topics);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Topics.isSubscribedBy(server.subscribedTopics(), id));
+        return received;
+    }
+
+    private BlockingQueue<Map<String, Object>> subscribe(List<byte[]> topics) {
+        BlockingQueue<Map<String, Object>> received = new LinkedBlockingQueue<>();
         subscriptions.add(transport.subscribe("127.0.0.1", server.port(), topics,
                 frame -> received.add(Publication.decode(frame, session.crypticle(), master.getPublic(), true))));
         return received;
@@ -110,83 +128,121 @@ class LateSignInsTest {
     }
 
     @Test
-    void aMinionThatSignsInGetsTheJobsInFlightForItAloneOnceItListens() throws Exception {
+    void aMinionThatSignsInGetsTheJobsItMissedAloneOnceItListens() throws Exception {
         start(false, Duration.ofSeconds(30));
-        String due = job(null, "*", "glob", List.of("late", "other"));
+        publish("*", "glob", List.of("late"));
+        clock.advance(Duration.ofHours(1)); // that one is no longer in flight
+        String due = publish("*", "glob", List.of("late", "other"));
         jobs.saveReturn(new JobReturn(due, "other", "x", 0, true, Instant.now()));
-        job(Instant.now().minus(Duration.ofHours(1)), "*", "glob", List.of("late")); // no longer in flight
-        job(null, "*", "glob", List.of("other")); // did not expect it when it went out
-        String answered = job(null, "*", "glob", List.of("late"));
+        publish("other", "glob", List.of("other")); // did not target it
+        String answered = publish("*", "glob", List.of("late"));
         jobs.saveReturn(new JobReturn(answered, "late", "x", 0, true, Instant.now()));
-        job(null, List.of("other"), "list", List.of("late")); // a target that does not match it
-        String alsoDue = job(null, "l*", "glob", List.of("late"));
+        publish(List.of("other"), "list", List.of("late")); // a target that does not match it
+        String alsoDue = publish("l*", "glob", List.of("late"));
 
         signIn("late");
         BlockingQueue<Map<String, Object>> received = subscribeAs("late", false);
 
-        Map<String, Object> first = next(received);
-        assertThat(first).containsEntry("jid", due).containsEntry("fun", "test.arg").containsEntry("arg", List.of("x"))
-                .containsEntry("tgt", List.of("late")).containsEntry("tgt_type", "list");
+        assertThat(next(received)).containsEntry("jid", due).containsEntry("fun", "test.arg")
+                .containsEntry("arg", List.of("x")).containsEntry("tgt", List.of("late")).containsEntry("tgt_type", "list");
         assertThat(next(received)).containsEntry("jid", alsoDue).containsEntry("tgt", List.of("late"));
 
-        // signing in again sends nothing twice: only the job published since arrives
+        // signing in again sends nothing twice; a job published while it listens reaches it the usual way only
         signIn("late");
-        String newer = job(null, "*", "glob", List.of("late"));
+        String listened = publish("*", "glob", List.of("late"));
         signIn("late");
-        assertThat(next(received)).containsEntry("jid", newer);
-        assertThat(received).isEmpty();
+        assertThat(next(received)).containsEntry("jid", listened).containsEntry("tgt", "*");
+        String barrier = publish("*", "glob", List.of("other"));
+        assertThat(next(received)).containsEntry("jid", barrier);
     }
 
     @Test
     void underZmqFilteringTheJobGoesOnThatMinionsTopicOnly() throws Exception {
         start(true, Duration.ofSeconds(30));
-        String due = job(null, "*", "glob", List.of("late", "other"));
         BlockingQueue<Map<String, Object>> other = subscribeAs("other", true);
-        await().atMost(Duration.ofSeconds(10)).until(() -> Topics.isSubscribedBy(server.subscribedTopics(), "other"));
+        String due = publish("*", "glob", List.of("late", "other"));
+        assertThat(next(other)).containsEntry("jid", due).containsEntry("tgt", "*");
 
+        signIn("other"); // it was listening: nothing again
         signIn("late");
         BlockingQueue<Map<String, Object>> late = subscribeAs("late", true);
 
         assertThat(next(late)).containsEntry("jid", due).containsEntry("tgt", List.of("late"));
-        signIn("other"); // other is expected too and has not answered: it gets its own copy, on its own topic
-        assertThat(next(other)).containsEntry("jid", due).containsEntry("tgt", List.of("other"));
+        String barrier = publish("*", "glob", List.of("other"));
+        assertThat(next(other)).containsEntry("jid", barrier);
         assertThat(late).isEmpty();
     }
 
     @Test
     void aMinionWhoseSubscriptionIsNeverSeenGetsItsJobsAfterTheWaitAtEachSignIn() throws Exception {
         start(false, Duration.ofMillis(300));
-        // subscribes to everything only, as a salt-minion without zmq_filtering: the master cannot see it listen
-        BlockingQueue<Map<String, Object>> received = new LinkedBlockingQueue<>();
-        subscriptions.add(transport.subscribe("127.0.0.1", server.port(), List.of(new byte[0]),
-                frame -> received.add(Publication.decode(frame, session.crypticle(), master.getPublic(), true))));
+        // everything and nothing else, as a salt-minion without zmq_filtering: the master cannot see it listen
+        BlockingQueue<Map<String, Object>> received = subscribe(List.of(new byte[0]));
         await().atMost(Duration.ofSeconds(10)).until(() -> server.subscribedTopics().contains(""));
-        String due = job(null, "*", "glob", List.of("late"));
+        String due = publish("*", "glob", List.of("late"));
+        assertThat(next(received)).containsEntry("jid", due).containsEntry("tgt", "*");
 
         signIn("late");
-
-        assertThat(next(received)).containsEntry("jid", due);
-        // not seen listening, so not remembered: a later sign-in (the minion itself after a jsalt-call) gets it again
+        assertThat(next(received)).containsEntry("jid", due).containsEntry("tgt", List.of("late"));
+        // not seen listening, so kept: a later sign-in (the minion itself after a jsalt-call) gets it again
         signIn("late");
-        assertThat(next(received)).containsEntry("jid", due);
+        assertThat(next(received)).containsEntry("jid", due).containsEntry("tgt", List.of("late"));
     }
 
     @Test
     void onlyAnAcceptedSignInCounts() throws Exception {
-        start(false, Duration.ofMillis(300));
-        BlockingQueue<Map<String, Object>> received = subscribeAs("late", false); // gets every frame: no zmq_filtering
-        await().atMost(Duration.ofSeconds(10)).until(() -> Topics.isSubscribedBy(server.subscribedTopics(), "late"));
-        String forLate = job(null, "*", "glob", List.of("late"));
-        String forOther = job(null, "other", "glob", List.of("other"));
+        start(false, Duration.ZERO);
+        BlockingQueue<Map<String, Object>> observer = subscribe(List.of(new byte[0]));
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.subscribedTopics().contains(""));
+        String forLate = publish("*", "glob", List.of("late"));
+        assertThat(next(observer)).containsEntry("jid", forLate);
 
         bus.fire("salt/auth", Map.of("result", true, "act", "pend", "id", "late", "pub", "..."));
         bus.fire("salt/auth", Map.of("result", false, "act", "accept", "id", "late", "pub", "..."));
         bus.fire("salt/minion/late/start", Map.of("id", "late", "act", "accept", "result", true));
-        signIn("other"); // handled after the events above, on the same thread: its job comes first if they did nothing
+        lateSignIns.awaitQueued();
+        String barrier = publish("*", "glob", List.of("other"));
+        assertThat(next(observer)).as("no catch-up before it").containsEntry("jid", barrier);
 
-        assertThat(next(received)).containsEntry("jid", forOther);
         signIn("late");
-        assertThat(next(received)).containsEntry("jid", forLate);
-        assertThat(received).isEmpty();
+        assertThat(next(observer)).containsEntry("jid", forLate).containsEntry("tgt", List.of("late"));
+    }
+
+    @Test
+    void aMinionSigningInWhileTheJobIsBeingSentStillGetsIt() throws Exception {
+        start(false, Duration.ZERO);
+        BlockingQueue<Map<String, Object>> observer = subscribe(List.of(new byte[0]));
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.subscribedTopics().contains(""));
+        signIn("late"); // handled before the publisher says it did not listen: the sign-in is remembered
+
+        String jid = jids.next();
+        jobs.saveJob(new Job(jid, "test.arg", List.of("x"), "*", "glob", "root", List.of("late"), Instant.now()));
+        lateSignIns.missed(jid, List.of("late"));
+
+        assertThat(next(observer)).containsEntry("jid", jid).containsEntry("tgt", List.of("late"));
+    }
+
+    /** The system clock, moved ahead on demand. */
+    private static final class MovableClock extends Clock {
+        private volatile Duration ahead = Duration.ZERO;
+
+        void advance(Duration by) {
+            ahead = ahead.plus(by);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().plus(ahead);
+        }
     }
 }
