@@ -24,11 +24,6 @@ public final class Jids {
         return LocalDateTime.ofInstant(at, ZoneOffset.UTC).format(FORMAT);
     }
 
-    /** The jid a job started at {@code at} would have: jids compare as their start times do. */
-    public static String at(Instant at) {
-        return LocalDateTime.ofInstant(at.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC).format(FORMAT);
-    }
-
     public static boolean isValid(String jid) {
         return jid != null && jid.matches("[0-9]{20}");
     }
