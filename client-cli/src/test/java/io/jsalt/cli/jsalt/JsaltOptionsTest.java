@@ -72,6 +72,23 @@ class JsaltOptionsTest {
         assertThat(withGhost.exitCode()).isEqualTo(2);
         assertThat(withGhost.stdout()).contains("# of minions targeted: 3", "# of minions that did not return: 1",
                 "Minions not connected: ghost");
+        // Salt says it for a minion that did not return too (its retcode counts as 1 there)
+        assertThat(withGhost.stderr()).contains(JsaltCommand.NON_ZERO);
+    }
+
+    @Test
+    void aFailingCommandSaysSoOnStderrAsSaltDoesWhateverTheOutput() {
+        Console.Run failed = jsalt("node-*", "cmd.run", "exit 3");
+        assertThat(failed.exitCode()).as(failed.toString()).isEqualTo(1);
+        assertThat(failed.stdout().lines()).containsExactlyInAnyOrder("node-01:", "node-02:");
+        assertThat(failed.stderr()).isEqualTo(JsaltCommand.NON_ZERO + "\n");
+
+        Console.Run quiet = jsalt("--out", "quiet", "node-01", "cmd.run", "exit 3");
+        assertThat(quiet.stderr()).isEqualTo(JsaltCommand.NON_ZERO + "\n");
+
+        Console.Run ok = jsalt("node-*", "cmd.run", "true");
+        assertThat(ok.exitCode()).isZero();
+        assertThat(ok.stderr()).isEmpty();
     }
 
     @Test
