@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.jsalt.cli.key.KeyCommand;
+import io.jsalt.cli.run.RunCommand;
 import io.jsalt.cli.testing.Console;
 import io.jsalt.cli.testing.InProcessCluster;
 import io.jsalt.master.keys.KeyState;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -89,6 +91,23 @@ class JsaltOptionsTest {
         Console.Run ok = jsalt("node-*", "cmd.run", "true");
         assertThat(ok.exitCode()).isZero();
         assertThat(ok.stderr()).isEmpty();
+    }
+
+    @Test
+    void sysListRunnersOnAMinionNamesTheRunnerModulesTheMasterAndJsaltRunServe() {
+        Console.Run listed = jsalt("--out", "json", "--static", "node-01", "sys.list_runners");
+        assertThat(listed.exitCode()).as(listed.toString()).isZero();
+        Console.Run docs = Console.run(RunCommand::new, "-c", cluster.configDir().toString(), "--out", "json", "doc.runner");
+        assertThat(docs.exitCode()).as(docs.toString()).isZero();
+
+        java.util.Set<String> served = new java.util.TreeSet<>(List.of("state")); // jsalt-run serves state.event itself
+        ((Map<?, ?>) parseJson(docs.stdout())).keySet().forEach(f -> served.add(String.valueOf(f).split("\\.")[0]));
+        assertThat(((Map<?, ?>) parseJson(listed.stdout())).get("node-01")).isEqualTo(List.copyOf(served));
+    }
+
+    /** JSON is YAML 1.2: the YAML reader jsalt already has reads it. */
+    private static Object parseJson(String json) {
+        return new org.snakeyaml.engine.v2.api.Load(org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(json);
     }
 
     @Test
