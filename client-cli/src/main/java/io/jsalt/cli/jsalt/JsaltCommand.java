@@ -6,6 +6,7 @@ import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.Logging;
 import io.jsalt.cli.MasterConnection;
 import io.jsalt.cli.ToolRunner;
+import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.output.Json;
 import io.jsalt.cli.output.Outputter;
 import io.jsalt.cli.output.Palette;
@@ -46,6 +47,9 @@ public final class JsaltCommand implements Callable<ExitCode> {
 
     @Mixin
     TargetOptions targeting = new TargetOptions();
+
+    @Mixin
+    VersionsReportOption versionsReport = new VersionsReportOption();
 
     @Option(names = "--preview-target", description = "Print the minions the target matches, and run nothing.")
     boolean previewTarget;
@@ -151,6 +155,9 @@ public final class JsaltCommand implements Callable<ExitCode> {
 
     @Override
     public ExitCode call() throws IOException, InterruptedException {
+        if (versionsReport.printIfRequested(stdout)) {
+            return ExitCode.OK;
+        }
         try {
             return run();
         } finally {
