@@ -16,6 +16,8 @@ public enum ExitCode {
     USAGE(64),
     /** The master could not be reached (EX_UNAVAILABLE). */
     UNAVAILABLE(69),
+    /** A file could not be written: jsalt-key --gen-keys in a folder it cannot write (EX_CANTCREAT). */
+    CANT_CREATE(73),
     /** The daemon failed at run time (EX_SOFTWARE). */
     SOFTWARE(70),
     /** Not allowed: the client key is unreadable, or the minion's key was rejected (EX_NOPERM). */

@@ -2,11 +2,19 @@ package io.jsalt.cli;
 
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Runs a picocli command and maps its outcome to an {@link ExitCode}: usage errors to 64, a
  * {@link CliException} to its own code with its message on stderr. Only {@code main} methods exit.
+ *
+ * <p>Every tool reads its command line by Salt's rule (optparse with interspersed arguments): a word that
+ * begins with {@code -} is an option wherever it stands, also after the function, and one the tool does not
+ * have is refused with {@code no such option: --outt} (exit 64) instead of being passed on as an argument;
+ * {@code --} ends the options, so that every later word is an argument. Negative numbers ({@code -1}) and a
+ * lone {@code -} are arguments (where optparse would refuse {@code -1}).
  */
 public final class ToolRunner {
     private ToolRunner() {}
@@ -16,8 +24,7 @@ public final class ToolRunner {
      *     program's (jsalt-call's --retcode-passthrough)
      */
     public static int run(Callable<?> command, PrintStream err, String... args) {
-        CommandLine cli = new CommandLine(command);
-        cli.setUnmatchedOptionsArePositionalParams(true);
+        CommandLine cli = commandLine(command);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof CliException ce) {
                 err.println("ERROR: " + ce.getMessage());
@@ -27,8 +34,12 @@ public final class ToolRunner {
             return ExitCode.SOFTWARE.code();
         });
         cli.setParameterExceptionHandler((ex, a) -> {
-            err.println(ex.getMessage());
-            ex.getCommandLine().usage(err);
+            if (ex instanceof UnmatchedArgumentException unmatched && unmatched.isUnknownOption()) {
+                noSuchOption(unmatched, err);
+            } else {
+                err.println(ex.getMessage());
+                ex.getCommandLine().usage(err);
+            }
             return ExitCode.USAGE.code();
         });
         cli.setExitCodeExceptionMapper(t -> ExitCode.SOFTWARE.code());
@@ -39,5 +50,29 @@ public final class ToolRunner {
             return passedThrough;
         }
         return result instanceof ExitCode e ? e.code() : code;
+    }
+
+    /** The command line every tool is read with (the rule above); tests parse with it too. */
+    public static CommandLine commandLine(Object command) {
+        // picocli's default: an unknown word that begins with '-' is an unknown option, not a positional parameter
+        return new CommandLine(command).setUnmatchedOptionsArePositionalParams(false);
+    }
+
+    /** Salt's words for a mistyped option ("salt: error: no such option: --outt"), a suggestion, and where help is. */
+    private static void noSuchOption(UnmatchedArgumentException ex, PrintStream err) {
+        CommandLine cmd = ex.getCommandLine();
+        String tool = cmd.getCommandName();
+        String option = ex.getUnmatched().get(0);
+        err.println(tool + ": error: no such option: " + option);
+        List<String> suggestions = OptionSuggestions.near(option, cmd.getCommandSpec().optionsMap().keySet());
+        if (!suggestions.isEmpty()) {
+            err.println("Did you mean " + String.join(" or ", suggestions) + "?");
+        }
+        boolean takesArguments = cmd.getCommandSpec().positionalParameters().stream().anyMatch(p -> p.isMultiValue());
+        if (takesArguments) {
+            err.println("Words that begin with '-' are options wherever they stand: quote a command together with its "
+                    + "options ('ls -l'), or put -- before the arguments that begin with '-'.");
+        }
+        err.println("See '" + tool + " --help'.");
     }
 }

@@ -90,12 +90,46 @@ class ToolRunnerTest {
     }
 
     @Test
-    void optionLikeWordsAfterTheTargetAreArgumentsAsInJsaltCmdRunLsDashL() {
+    void aWordBeginningWithADashAfterTheFunctionIsAnOptionAsInSalt() {
+        Console.Run run = Console.run(out -> new Demo(), "nobody", "cmd.run", "ls", "-l");
+
+        // 64, not the 2 the command returns for "nobody": it never ran
+        assertThat(run.exitCode()).isEqualTo(64);
+        assertThat(run.stderr()).startsWith("demo: error: no such option: -l\n").contains("put -- before");
+    }
+
+    @Test
+    void aKnownOptionAfterTheArgumentsIsStillTheOption() {
+        Console.Run run = Console.run(out -> new Demo(), "web-1", "cmd.run", "ls", "--fail", "cli");
+
+        assertThat(run.exitCode()).isEqualTo(69);
+    }
+
+    @Test
+    void doubleDashEndsTheOptionsSoLaterWordsAreArgumentsWhateverTheyLookLike() {
         Demo demo = new Demo();
 
-        int code = Console.run(out -> demo, "web-1", "cmd.run", "ls", "-l").exitCode();
+        int code = Console.run(out -> demo, "web-1", "test.arg", "--", "-la", "--fail", "cli").exitCode();
 
         assertThat(code).isZero();
-        assertThat(demo.rest).containsExactly("cmd.run", "ls", "-l");
+        assertThat(demo.rest).containsExactly("test.arg", "-la", "--fail", "cli");
+    }
+
+    @Test
+    void negativeNumbersKeyValueWordsAndALoneDashAreArguments() {
+        Demo demo = new Demo();
+
+        int code = Console.run(out -> demo, "web-1", "test.arg", "-1", "-2.5", "-", "opt=-x").exitCode();
+
+        assertThat(code).isZero();
+        assertThat(demo.rest).containsExactly("test.arg", "-1", "-2.5", "-", "opt=-x");
+    }
+
+    @Test
+    void aMistypedOptionSuggestsTheOneMeant() {
+        Console.Run run = Console.run(out -> new Demo(), "--fial", "cli", "web-1");
+
+        assertThat(run.exitCode()).isEqualTo(64);
+        assertThat(run.stderr()).contains("no such option: --fial").contains("Did you mean --fail?").contains("See 'demo --help'.");
     }
 }

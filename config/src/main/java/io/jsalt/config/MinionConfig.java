@@ -37,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * @param reconDefault           {@code recon_default}: milliseconds before reconnecting to the master
  * @param reconMax               {@code recon_max}: milliseconds, the reconnect back-off's bound
  * @param extensionModules       {@code extension_modules}: where synced custom modules live; default cachedir/extmods
+ * @param cmdSafe                {@code cmd_safe}: true runs {@code cmd.*} commands without a shell unless a call says
+ *                               {@code python_shell=True}; false (the default) runs them through {@code /bin/sh -c},
+ *                               as Salt runs every call made from its command line
  */
 public record MinionConfig(
         Path configDir,
@@ -68,7 +71,8 @@ public record MinionConfig(
         boolean reconRandomize,
         DaemonConfig daemon,
         Map<String, Object> schedule,
-        Path extensionModules) {
+        Path extensionModules,
+        boolean cmdSafe) {
 
     /** The name of the file inside the config folder. */
     public static final String FILE_NAME = "minion";
@@ -170,7 +174,8 @@ public record MinionConfig(
                 // in sock_dir, so that several minions sharing a root_dir (a test, the demo) do not share a pid file
                 DaemonConfig.read(config, root, config.string("sock_dir", DEFAULT_SOCK_DIR) + "/jsalt-minion.pid", logLevel),
                 config.map("schedule"),
-                config.path("extension_modules", root, cachedir.resolve("extmods").toString()));
+                config.path("extension_modules", root, cachedir.resolve("extmods").toString()),
+                config.bool("cmd_safe", false));
     }
 
     private static String id(ConfigFile config) {

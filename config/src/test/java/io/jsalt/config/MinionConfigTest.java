@@ -280,4 +280,21 @@ class MinionConfigTest {
         assertThat(minion.grainsFile()).isEqualTo(minion.configDir().resolve("grains"));
         assertThat(load("extension_modules: /opt/ext\n").extensionModules()).isEqualTo(Path.of("/opt/ext"));
     }
+
+    @Test
+    void cmdSafeIsOffUnlessTheFileSaysTrueAndANonBooleanIsRefused() throws IOException {
+        assertThat(MinionConfig.load(dir).cmdSafe()).isFalse();
+        assertThat(load("cmd_safe: True\n").cmdSafe()).isTrue();
+        assertThat(load("cmd_safe: false\n").cmdSafe()).isFalse();
+        assertRefused("cmd_safe: sometimes\n", "cmd_safe", "true or false (yes/no accepted)");
+    }
+
+    @Test
+    void cmdSafeIsAKnownKeyNotWarnedAbout() throws IOException {
+        Files.writeString(dir.resolve("minion"), "cmd_safe: True\n");
+        assertThat(ConfigFile.load(dir.resolve("minion"))).satisfies(file -> {
+            MinionConfig.parse(file, dir);
+            assertThat(file.unknownKeys()).isEmpty();
+        });
+    }
 }

@@ -46,9 +46,17 @@ public final class RsaKeys {
 
     /** A fresh 2048-bit key pair with e = 65537, as Salt's {@code gen_keys}. */
     public static KeyPair generate() {
+        return generate(KEY_BITS);
+    }
+
+    /** A fresh key pair of {@code bits} (at least 2048, Salt's minimum) with e = 65537. */
+    public static KeyPair generate(int bits) {
+        if (bits < KEY_BITS) {
+            throw new CryptoException("an RSA key of " + bits + " bits is too small: at least " + KEY_BITS);
+        }
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(new RSAKeyGenParameterSpec(KEY_BITS, RSAKeyGenParameterSpec.F4));
+            generator.initialize(new RSAKeyGenParameterSpec(bits, RSAKeyGenParameterSpec.F4));
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
             throw new CryptoException("cannot generate an RSA key pair", e);
@@ -153,6 +161,11 @@ public final class RsaKeys {
      * the private key with mode 0400, the public key with 0644. Creates {@code dir} with mode 0700 if missing.
      */
     public static KeyPair loadOrCreate(Path dir, String name) {
+        return loadOrCreate(dir, name, KEY_BITS);
+    }
+
+    /** {@link #loadOrCreate(Path, String)}, generating a key of {@code bits} when there is none (salt-key --keysize). */
+    public static KeyPair loadOrCreate(Path dir, String name, int bits) {
         if (name == null || !KEY_NAME.matcher(name).matches()) {
             throw new CryptoException("invalid key name: " + name);
         }
@@ -166,7 +179,7 @@ public final class RsaKeys {
             }
             return pair;
         }
-        KeyPair pair = generate();
+        KeyPair pair = generate(bits);
         // the private key first: if we stop in between, the next start finds it and rewrites the .pub
         AtomicFile.write(pem, privateKeyPem(pair.getPrivate()).getBytes(StandardCharsets.US_ASCII), PRIVATE_MODE);
         writePublicKey(pub, pair.getPublic());

@@ -5,6 +5,7 @@ import io.jsalt.cli.ConfigLoader;
 import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.Logging;
 import io.jsalt.cli.ToolRunner;
+import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.jsalt.ArgParser;
 import io.jsalt.cli.output.Outputter;
 import io.jsalt.config.MinionConfig;
@@ -31,6 +32,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -71,6 +73,9 @@ public final class CallCommand implements Callable<Integer> {
     @Option(names = {"-g", "--grains"}, description = "Print this minion's grains (grains.items).")
     boolean grains;
 
+    @Mixin
+    VersionsReportOption versionsReport = new VersionsReportOption();
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "<function>", description = "module.function, e.g. test.ping.")
     String function;
 
@@ -90,6 +95,9 @@ public final class CallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (versionsReport.printIfRequested(stdout)) {
+            return ExitCode.OK.code();
+        }
         String fun = grains ? "grains.items" : function;
         if (fun == null) {
             throw new CliException(ExitCode.USAGE, "name a function to run, e.g. jsalt-call test.ping");

@@ -76,7 +76,7 @@ final class BatchRun {
                 notReturned.putAll(outcome.get().notReturned());
             } else {
                 // their keys went away since the target was resolved: nothing was sent to them
-                Silence.judge(master, null, wave).notReturned().forEach((id, notice) -> {
+                Silence.judge(master, null, wave, LookupHint.DEFAULT).notReturned().forEach((id, notice) -> {
                     notReturned.put(id, notice);
                     listener.silent(id, notice);
                 });

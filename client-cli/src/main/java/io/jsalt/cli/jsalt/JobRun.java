@@ -27,10 +27,17 @@ final class JobRun {
 
     private final MasterLink master;
     private final JobWaiter waiter;
+    private final LookupHint hint;
 
     JobRun(MasterLink master, JobWaiter waiter) {
+        this(master, waiter, LookupHint.DEFAULT);
+    }
+
+    /** {@code hint}: how the notice for a silent minion tells the user to look the job up later. */
+    JobRun(MasterLink master, JobWaiter waiter, LookupHint hint) {
         this.master = master;
         this.waiter = waiter;
+        this.hint = hint;
     }
 
     /** Runs the job; empty when the master matched no minion (nothing was sent). */
@@ -48,7 +55,7 @@ final class JobRun {
         List<String> silent = new ArrayList<>(p.minions());
         silent.removeAll(answers.keySet());
         p.missing().stream().filter(id -> !silent.contains(id) && !answers.containsKey(id)).forEach(silent::add);
-        Silence.Verdict verdict = Silence.judge(master, p.jid(), silent);
+        Silence.Verdict verdict = Silence.judge(master, p.jid(), silent, hint);
         verdict.recovered().forEach((id, a) -> {
             answers.put(id, a);
             listener.answered(id, a);

@@ -6,6 +6,7 @@ import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.Logging;
 import io.jsalt.cli.MasterConnection;
 import io.jsalt.cli.ToolRunner;
+import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.output.Json;
 import io.jsalt.cli.output.Outputter;
 import io.jsalt.cli.output.Palette;
@@ -37,6 +38,8 @@ import picocli.CommandLine.Spec;
         description = "Run a module function on the targeted minions and print their answers.")
 public final class JsaltCommand implements Callable<ExitCode> {
     static final String NO_MATCH = "No minions matched the target. No command was sent, no jid was assigned.";
+    /** Salt's line on stderr when a minion failed or did not return (salt/cli/salt.py), whatever the outputter. */
+    static final String NON_ZERO = "ERROR: Minions returned with non-zero exit code";
 
     @Option(names = {"-c", "--config-dir"}, description = "Folder holding the 'master' config file (default: ${DEFAULT-VALUE}).",
             defaultValue = ConfigLoader.DEFAULT_DIR)
@@ -44,6 +47,9 @@ public final class JsaltCommand implements Callable<ExitCode> {
 
     @Mixin
     TargetOptions targeting = new TargetOptions();
+
+    @Mixin
+    VersionsReportOption versionsReport = new VersionsReportOption();
 
     @Option(names = "--preview-target", description = "Print the minions the target matches, and run nothing.")
     boolean previewTarget;
@@ -142,13 +148,16 @@ public final class JsaltCommand implements Callable<ExitCode> {
             err.println("The minions may not have all finished running and any remaining minions will return upon completion. "
                     + "To look up the return data for this job later, run the following command:");
             err.println();
-            err.println("jsalt-run jobs.lookup_jid " + jid);
+            err.println(new LookupHint(configDir).command(jid));
             err.flush();
         }
     }
 
     @Override
     public ExitCode call() throws IOException, InterruptedException {
+        if (versionsReport.printIfRequested(stdout)) {
+            return ExitCode.OK;
+        }
         try {
             return run();
         } finally {
@@ -184,7 +193,8 @@ public final class JsaltCommand implements Callable<ExitCode> {
                 stdout.println("Executed command with job ID: " + p.jid());
                 return ExitCode.OK;
             }
-            JobRun jobs = new JobRun(master, new JobWaiter(master, ticker, wait, Duration.ofSeconds(config.gatherJobTimeout())));
+            JobRun jobs = new JobRun(master, new JobWaiter(master, ticker, wait, Duration.ofSeconds(config.gatherJobTimeout())),
+                    new LookupHint(configDir));
             if (batchSize.isPresent()) {
                 return batch(master, jobs, job, batchSize.get(), outputter, results);
             }
@@ -268,7 +278,11 @@ public final class JsaltCommand implements Callable<ExitCode> {
         if (summary) {
             new JobSummary(targeted, returned, notReturned, (int) withErrors).print(stdout);
         }
-        return exitCode(notReturned.size(), withErrors);
+        ExitCode code = exitCode(notReturned.size(), withErrors);
+        if (code != ExitCode.OK) {
+            err().println(NON_ZERO);
+        }
+        return code;
     }
 
     /** 2 when a minion did not return, else 1 when one returned a non-zero retcode, else 0. */

@@ -17,13 +17,13 @@ final class Silence {
     static final String NOT_CONNECTED = "Minion did not return. [Not connected]";
 
     /** Salt's [No response] notice with its hint, naming jsalt's command to look the job up later. */
-    static String noResponse(String jid) {
+    static String noResponse(String jid, LookupHint hint) {
         if (jid == null) {
             return NO_RESPONSE;
         }
         return NO_RESPONSE + "\nThe minions may not have all finished running and any remaining minions will return upon "
                 + "completion. To look up the return data for this job later, run the following command:\n\n"
-                + "jsalt-run jobs.lookup_jid " + jid;
+                + hint.command(jid);
     }
 
     /** Returns found in the job cache, and the notice for each minion that truly did not return. */
@@ -31,7 +31,7 @@ final class Silence {
 
     private Silence() {}
 
-    static Verdict judge(MasterLink master, String jid, Collection<String> silent) {
+    static Verdict judge(MasterLink master, String jid, Collection<String> silent, LookupHint hint) {
         Map<String, Answer> recovered = new LinkedHashMap<>();
         Map<String, String> notReturned = new LinkedHashMap<>();
         if (silent.isEmpty()) {
@@ -51,7 +51,7 @@ final class Silence {
                 presenceAsked = true;
             }
             boolean gone = present.isPresent() && !present.get().contains(id);
-            notReturned.put(id, gone ? NOT_CONNECTED : noResponse(jid));
+            notReturned.put(id, gone ? NOT_CONNECTED : noResponse(jid, hint));
         }
         return new Verdict(recovered, notReturned);
     }

@@ -6,6 +6,7 @@ import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.Logging;
 import io.jsalt.cli.MasterConnection;
 import io.jsalt.cli.ToolRunner;
+import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.output.Json;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.crypto.Fingerprint;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -49,6 +51,8 @@ public final class KeyCommand implements Callable<ExitCode> {
         @Option(names = {"-D", "--delete-all"}, description = "Delete every key.") boolean deleteAll;
         @Option(names = {"-f", "--finger"}, paramLabel = "ID", description = "Print the fingerprint of a key (id or glob).") String finger;
         @Option(names = {"-F", "--finger-all"}, description = "Print every fingerprint, the master's first.") boolean fingerAll;
+        @Option(names = "--gen-keys", paramLabel = "NAME", description = "Write a key pair NAME.pem and NAME.pub (e.g. for a "
+                + "minion's pki_dir) and print its fingerprint; an existing NAME.pem is kept. Needs no master.") String genKeys;
     }
 
     @ArgGroup(exclusive = true, multiplicity = "0..1")
@@ -72,6 +76,16 @@ public final class KeyCommand implements Callable<ExitCode> {
     @Option(names = "--out", description = "Output: text (default) or json.", defaultValue = "text")
     String out;
 
+    @Option(names = "--gen-keys-dir", paramLabel = "DIR", description = "With --gen-keys: the folder to write to (default: "
+            + "the current folder; made 0700 when missing).")
+    Path genKeysDir;
+
+    @Option(names = "--keysize", paramLabel = "BITS", description = "With --gen-keys: the key's size, 2048 (default) to 32768.")
+    Integer keysize;
+
+    @Mixin
+    VersionsReportOption versionsReport = new VersionsReportOption();
+
     private final PrintStream stdout;
     private final BufferedReader stdin;
 
@@ -87,8 +101,17 @@ public final class KeyCommand implements Callable<ExitCode> {
 
     @Override
     public ExitCode call() throws IOException {
+        if (versionsReport.printIfRequested(stdout)) {
+            return ExitCode.OK;
+        }
         if (!"text".equals(out) && !"json".equals(out)) {
             throw new CliException(ExitCode.USAGE, "--out must be text or json");
+        }
+        if (action.genKeys != null) {
+            return genKeys();
+        }
+        if (genKeysDir != null || keysize != null) {
+            throw new CliException(ExitCode.USAGE, (genKeysDir != null ? "--gen-keys-dir" : "--keysize") + " goes with --gen-keys");
         }
         MasterConfig config = ConfigLoader.master(configDir);
         KeyStore store = new KeyStore(config.pkiDir());
@@ -235,6 +258,19 @@ public final class KeyCommand implements Callable<ExitCode> {
                 stdout.println(heading(s) + ":");
                 m.forEach((k, v) -> stdout.println(k + ":  " + v));
             }
+        }
+        return ExitCode.OK;
+    }
+
+    /** salt-key prints the fingerprint as {@code {"return": fingerprint}} through its key outputter. */
+    private ExitCode genKeys() {
+        Path dir = genKeysDir == null ? Path.of(".") : genKeysDir;
+        String fingerprint = KeyGeneration.generate(dir, action.genKeys, keysize == null ? KeyGeneration.MIN_BITS : keysize);
+        if ("json".equals(out)) {
+            stdout.println(Json.write(Map.of("return", fingerprint), 4));
+        } else {
+            stdout.println("return:");
+            stdout.println("    " + fingerprint);
         }
         return ExitCode.OK;
     }

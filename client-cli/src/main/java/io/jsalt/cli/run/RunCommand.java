@@ -6,6 +6,7 @@ import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.Logging;
 import io.jsalt.cli.MasterConnection;
 import io.jsalt.cli.ToolRunner;
+import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.jsalt.ArgParser;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.transport.codec.WireException;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -46,6 +48,9 @@ public final class RunCommand implements Callable<ExitCode> {
             defaultValue = "4")
     int outIndent;
 
+    @Mixin
+    VersionsReportOption versionsReport = new VersionsReportOption();
+
     @Parameters(index = "0", paramLabel = "<function>", description = "runner.function, e.g. jobs.lookup_jid or manage.status.")
     String function;
 
@@ -65,6 +70,9 @@ public final class RunCommand implements Callable<ExitCode> {
 
     @Override
     public ExitCode call() throws IOException {
+        if (versionsReport.printIfRequested(stdout)) {
+            return ExitCode.OK;
+        }
         if (outIndent < 0 || outIndent > 16) {
             throw new CliException(ExitCode.USAGE, "--out-indent must be 0..16");
         }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.key.KeyCommand;
+import io.jsalt.cli.run.RunCommand;
 import io.jsalt.cli.testing.Console;
 import io.jsalt.cli.testing.InProcessCluster;
 import io.jsalt.master.keys.KeyState;
@@ -19,11 +20,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -177,6 +181,27 @@ class JsaltAgainstAMasterTest {
     }
 
     @Test
+    void theHintForASilentMinionCarriesTheConfigFolderSoItWorksWhenPasted() {
+        // a master that cannot say who is connected: the stopped node-03 is then a [No response] with the hint
+        Console.Run run = jsalt(cmd -> cmd.linkWrapper = link -> new ForwardingLink(link) {
+            @Override
+            public Optional<Set<String>> present() {
+                return Optional.empty();
+            }
+        }, "-t", "1", "-L", "node-01,node-03", "test.ping");
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        Matcher hint = Pattern.compile("(?m)^    (jsalt-run .*)$").matcher(run.stdout());
+        assertThat(hint.find()).as(run.toString()).isTrue();
+        assertThat(hint.group(1)).matches("jsalt-run -c " + cluster.configDir() + " jobs.lookup_jid [0-9]{20}");
+
+        String[] words = hint.group(1).split(" "); // the temporary folder's path has no spaces
+        Console.Run pasted = Console.run(RunCommand::new, Arrays.copyOfRange(words, 1, words.length));
+        assertThat(pasted.exitCode()).as(pasted.toString()).isZero();
+        assertThat(pasted.stdout()).contains("node-01:\n    True");
+    }
+
+    @Test
     void ctrlCWhileWaitingNamesTheJidToLookUpLater() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
@@ -196,7 +221,7 @@ class JsaltAgainstAMasterTest {
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(err.toString(StandardCharsets.UTF_8)).matches("(?s)\\R?Exiting gracefully on Ctrl-c\\RThis job's jid is: ([0-9]{20})\\R"
-                + "The minions may not have all finished running.*\\R\\Rjsalt-run jobs.lookup_jid [0-9]{20}\\R");
+                + "The minions may not have all finished running.*\\R\\Rjsalt-run -c " + cluster.configDir() + " jobs.lookup_jid [0-9]{20}\\R");
         err.reset();
         command[0].interrupted(errStream);
         assertThat(err.toString(StandardCharsets.UTF_8)).as("nothing is in flight once the command has ended").isEmpty();

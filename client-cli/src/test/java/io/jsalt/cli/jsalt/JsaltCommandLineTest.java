@@ -3,6 +3,7 @@ package io.jsalt.cli.jsalt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jsalt.cli.ExitCode;
+import io.jsalt.cli.ToolRunner;
 import io.jsalt.cli.testing.Console;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -11,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 /** The jsalt command line without a master: targeting flags, batch options and the usage errors. */
 class JsaltCommandLineTest {
@@ -20,9 +20,7 @@ class JsaltCommandLineTest {
 
     private static JsaltCommand parse(String... args) {
         JsaltCommand cmd = new JsaltCommand(new PrintStream(PrintStream.nullOutputStream()));
-        CommandLine cli = new CommandLine(cmd);
-        cli.setUnmatchedOptionsArePositionalParams(true);
-        cli.parseArgs(args);
+        ToolRunner.commandLine(cmd).parseArgs(args);
         return cmd;
     }
 
@@ -66,6 +64,22 @@ class JsaltCommandLineTest {
         assertThat(cmd.noColor).isTrue();
         assertThat(cmd.args).containsExactly("ls -l");
         assertThat(parse("--batch-size", "2", "--force-color", "*", "test.ping").forceColor).isTrue();
+    }
+
+    @Test
+    void wordsAfterDoubleDashAreArgumentsEvenWhenTheyLookLikeOptions() {
+        JsaltCommand cmd = parse("*", "cmd.run", "--out", "json", "--", "-la", "--timeout", "-v");
+        assertThat(cmd.out).isEqualTo("json");
+        assertThat(cmd.args).containsExactly("-la", "--timeout", "-v");
+        assertThat(cmd.verbose).isFalse();
+    }
+
+    @Test
+    void optionsAreReadWhereverTheyStandAsSaltsOptparseDoes() {
+        JsaltCommand cmd = parse("*", "test.ping", "--out", "json", "-t", "3");
+        assertThat(cmd.out).isEqualTo("json");
+        assertThat(cmd.timeout).isEqualTo(3);
+        assertThat(cmd.args).isEmpty();
     }
 
     @Test

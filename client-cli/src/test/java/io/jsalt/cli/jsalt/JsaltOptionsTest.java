@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.jsalt.cli.key.KeyCommand;
+import io.jsalt.cli.run.RunCommand;
 import io.jsalt.cli.testing.Console;
 import io.jsalt.cli.testing.InProcessCluster;
 import io.jsalt.master.keys.KeyState;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,6 +74,40 @@ class JsaltOptionsTest {
         assertThat(withGhost.exitCode()).isEqualTo(2);
         assertThat(withGhost.stdout()).contains("# of minions targeted: 3", "# of minions that did not return: 1",
                 "Minions not connected: ghost");
+        // Salt says it for a minion that did not return too (its retcode counts as 1 there)
+        assertThat(withGhost.stderr()).contains(JsaltCommand.NON_ZERO);
+    }
+
+    @Test
+    void aFailingCommandSaysSoOnStderrAsSaltDoesWhateverTheOutput() {
+        Console.Run failed = jsalt("node-*", "cmd.run", "exit 3");
+        assertThat(failed.exitCode()).as(failed.toString()).isEqualTo(1);
+        assertThat(failed.stdout().lines()).containsExactlyInAnyOrder("node-01:", "node-02:");
+        assertThat(failed.stderr()).isEqualTo(JsaltCommand.NON_ZERO + "\n");
+
+        Console.Run quiet = jsalt("--out", "quiet", "node-01", "cmd.run", "exit 3");
+        assertThat(quiet.stderr()).isEqualTo(JsaltCommand.NON_ZERO + "\n");
+
+        Console.Run ok = jsalt("node-*", "cmd.run", "true");
+        assertThat(ok.exitCode()).isZero();
+        assertThat(ok.stderr()).isEmpty();
+    }
+
+    @Test
+    void sysListRunnersOnAMinionNamesTheRunnerModulesTheMasterAndJsaltRunServe() {
+        Console.Run listed = jsalt("--out", "json", "--static", "node-01", "sys.list_runners");
+        assertThat(listed.exitCode()).as(listed.toString()).isZero();
+        Console.Run docs = Console.run(RunCommand::new, "-c", cluster.configDir().toString(), "--out", "json", "doc.runner");
+        assertThat(docs.exitCode()).as(docs.toString()).isZero();
+
+        java.util.Set<String> served = new java.util.TreeSet<>(List.of("state")); // jsalt-run serves state.event itself
+        ((Map<?, ?>) parseJson(docs.stdout())).keySet().forEach(f -> served.add(String.valueOf(f).split("\\.")[0]));
+        assertThat(((Map<?, ?>) parseJson(listed.stdout())).get("node-01")).isEqualTo(List.copyOf(served));
+    }
+
+    /** JSON is YAML 1.2: the YAML reader jsalt already has reads it. */
+    private static Object parseJson(String json) {
+        return new org.snakeyaml.engine.v2.api.Load(org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(json);
     }
 
     @Test

@@ -84,7 +84,7 @@ class SilenceTest {
 
         JobRun.Outcome o = run();
 
-        assertThat(o.notReturned()).containsExactly(Map.entry("gone", Silence.noResponse(o.jid())));
+        assertThat(o.notReturned()).containsExactly(Map.entry("gone", Silence.noResponse(o.jid(), LookupHint.DEFAULT)));
     }
 
     @Test

@@ -50,20 +50,25 @@ public final class JobsRunner implements RunnerModule {
         return List.of(
                 new RunnerFunction(RunnerSignature.of("jobs.lookup_jid", jid, extSource, optional("returned", Type.BOOLEAN, true),
                         optional("missing", Type.BOOLEAN, false), displayProgress),
+                        "Return the returns of a job from the master's job cache, as {minion: return}; missing=True adds the expected minions that did not answer.",
                         a -> lookupJid(cacheOnly(a).string("jid"), a.bool("returned"), a.bool("missing"))),
                 new RunnerFunction(RunnerSignature.of("jobs.list_job", jid, extSource, displayProgress),
+                        "Return a job (Function, Arguments, Target, Target-type, User, StartTime, Minions) and each minion's Result.",
                         a -> listJob(cacheOnly(a).string("jid"))),
                 new RunnerFunction(RunnerSignature.of("jobs.print_job", jid, extSource),
+                        "Return {jid: job}, the job as jobs.list_job gives it, without its jid.",
                         a -> printJob(cacheOnly(a).string("jid"))),
                 new RunnerFunction(RunnerSignature.of("jobs.list_jobs", extSource, optional("outputter", Type.ANY, null),
                         optional("search_metadata", Type.ANY, null), optional("search_function", Type.STRINGS, null),
                         optional("search_target", Type.STRINGS, null), optional("start_time", Type.STRING, null),
                         optional("end_time", Type.STRING, null), displayProgress),
+                        "Return the jobs in the master's job cache as {jid: job}, filtered by function, target and start time.",
                         a -> truthy(cacheOnly(a).value("search_metadata"))
                                 ? new LinkedHashMap<>() // jsalt's jobs carry no Metadata, which Salt then never matches
                                 : listJobs(a.strings("search_function"), a.strings("search_target"), a.string("start_time"),
                                         a.string("end_time"))),
-                new RunnerFunction(RunnerSignature.of("jobs.active", displayProgress), a -> active()));
+                new RunnerFunction(RunnerSignature.of("jobs.active", displayProgress),
+                        "Return the jobs still running on minions (asks them with saltutil.running).", a -> active()));
     }
 
     /** The arguments, once sure they ask for the master's own job cache. */

@@ -23,7 +23,8 @@ public final class TargetRunner implements RunnerModule {
     @Override
     public List<RunnerFunction> functions() {
         return List.of(new RunnerFunction(RunnerSignature.of("target.preview", required("tgt", Type.TARGET),
-                optional("tgt_type", Type.STRING, "glob")), a -> preview(a.value("tgt"), a.string("tgt_type"))));
+                optional("tgt_type", Type.STRING, "glob")),
+                        "Return the minions a target reaches, without publishing: {minions, undecided, missing}.", a -> preview(a.value("tgt"), a.string("tgt_type"))));
     }
 
     /**

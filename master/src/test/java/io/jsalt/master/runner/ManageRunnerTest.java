@@ -137,6 +137,49 @@ class ManageRunnerTest {
                 .isEqualTo(List.of("web2"));
     }
 
+    @Test
+    void saltsOtherNamesForPresenceAnswerAsPresentAndNotPresentDo() {
+        for (String alias : List.of("alived", "allowed", "joined", "reaped", "list_state")) {
+            RunnerFunction f = function("manage." + alias);
+            assertThat(f.signature()).hasToString("manage." + alias + "(subset=None, show_ip=False)");
+            assertThat(f.body().call(ArgumentBinder.bind(f.signature(), List.of(), Map.of()))).as(alias).isEqualTo(List.of("db1", "web1"));
+        }
+        for (String alias : List.of("not_alived", "not_allowed", "not_joined", "not_reaped", "list_not_state")) {
+            RunnerFunction f = function("manage." + alias);
+            assertThat(f.body().call(ArgumentBinder.bind(f.signature(), List.of(), Map.of()))).as(alias).isEqualTo(List.of("web2"));
+        }
+    }
+
+    @Test
+    void versionsSortsTheMinionsUnderSaltsLabelsBesideTheMastersVersion() throws Exception {
+        RunnerFunction versions = function("manage.versions");
+        String master = MasterVersion.current();
+        assertThat(master).as("Maven filled the version resource in").isNotEqualTo(MasterVersion.UNKNOWN).matches("\\d+\\.\\d+.*");
+
+        CompletableFuture<Object> run = CompletableFuture.supplyAsync(() -> versions.body().call(
+                ArgumentBinder.bind(versions.signature(), List.of(), Map.of())));
+        String jid = awaitJid();
+        assertThat(jobs.job(jid)).get().extracting(Job::fun).isEqualTo("test.version");
+        bus.fire("salt/job/" + jid + "/ret/web1", Map.of("return", master));
+        bus.fire("salt/job/" + jid + "/ret/web2", Map.of("return", "0.0.1"));
+        bus.fire("salt/job/" + jid + "/ret/db1", Map.of("return", "'test.version' is not available."));
+
+        Map<String, Object> expected = new java.util.TreeMap<>();
+        expected.put("Master", master);
+        expected.put("Up to date", Map.of("web1", master));
+        expected.put("Minion requires update", Map.of("web2", "0.0.1"));
+        expected.put("Minion offline", Map.of("db1", false));
+        assertThat(run.get(10, TimeUnit.SECONDS)).isEqualTo(expected);
+    }
+
+    @Test
+    void versionsAreComparedByTheirNumbers() {
+        assertThat(VersionComparison.compare("0.1.0-SNAPSHOT", "0.1.0")).hasValue(0);
+        assertThat(VersionComparison.compare("0.10.0", "0.9.9").orElseThrow()).isPositive();
+        assertThat(VersionComparison.compare("3006.8", "3007").orElseThrow()).isNegative();
+        assertThat(VersionComparison.compare("no version", "0.1.0")).isEmpty();
+    }
+
     private RunnerFunction function(String name) {
         return runner.functions().stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
     }

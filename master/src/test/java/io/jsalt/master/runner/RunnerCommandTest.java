@@ -39,7 +39,7 @@ class RunnerCommandTest {
         bus.addListener(events);
         RunnerModule echo = () -> List.of(
                 new RunnerFunction(RunnerSignature.of("demo.echo", required("text", Type.STRING),
-                        optional("loud", Type.BOOLEAN, false)),
+                        optional("loud", Type.BOOLEAN, false)), "Return the text, upper case when loud.",
                         a -> a.bool("loud") ? a.string("text").toUpperCase() : a.string("text")),
                 new RunnerFunction(RunnerSignature.of("demo.refuse"), a -> {
                     throw new RunnerException("no can do");
@@ -74,6 +74,20 @@ class RunnerCommandTest {
         EventFrame done = events.all().get(1);
         assertThat(done.data()).containsEntry("return", "hi").containsEntry("success", true)
                 .containsEntry("fun", "runner.demo.echo");
+    }
+
+    @Test
+    void docRunnerGivesEveryFunctionsDocstringInSaltsShape() {
+        Map<String, Object> load = Wire.map(call("doc.runner", List.of(), Map.of(), secret), "load");
+
+        assertThat(load).containsEntry("success", true);
+        Map<String, Object> docs = Wire.map(load, "return");
+        assertThat(docs).containsOnlyKeys("demo.bug", "demo.echo", "demo.refuse", "doc.runner");
+        assertThat(docs.get("demo.echo")).isEqualTo("demo.echo(text, loud=False)\n\nReturn the text, upper case when loud.\n\n"
+                + "CLI Example:\n\n    jsalt-run demo.echo");
+        assertThat(docs.get("demo.refuse")).isEqualTo("demo.refuse()\n\nCLI Example:\n\n    jsalt-run demo.refuse");
+        assertThat(Wire.map(call("doc.runner", List.of("demo.echo"), Map.of(), secret), "load"))
+                .as("Salt's doc.runner takes no argument either").containsEntry("success", false);
     }
 
     @Test

@@ -164,6 +164,7 @@ public final class MinionModules implements ModuleSource, AutoCloseable {
         opts.put("cachedir", config.cachedir().toString());
         opts.put("extension_modules", config.extensionModules().toString());
         opts.put("process_count_max", config.processCountMax());
+        opts.put("cmd_safe", config.cmdSafe());
         return opts;
     }
 

@@ -20,9 +20,9 @@ import java.util.function.Function;
 /**
  * Salt's {@code cmd} module (cmdmod): run programs, with Salt's argument names, order and return shapes.
  *
- * <p>Commands run as argv (split like {@code shlex.split}) unless {@code python_shell=True}, which runs
- * {@code /bin/sh -c cmd}. Salt defaults to a shell for remote calls; jsalt does so only when the minion's
- * config says {@code cmd_safe: False}, Salt's own switch for it. {@code ignore_retcode} only changes the logging,
+ * <p>Commands run through {@code /bin/sh -c cmd} by default, as Salt runs the calls made from its command line;
+ * {@code python_shell=False}, or {@code cmd_safe: True} in the minion's config, runs them as argv (split like
+ * {@code shlex.split}) instead (see {@link CommandExecution#shellByDefault}). {@code ignore_retcode} only changes the logging,
  * as in Salt. Interrupting the job's thread kills the command and everything it started.
  * {@code cmd.script} lives in {@link CmdScriptModule}.
  */

@@ -17,6 +17,12 @@ import java.util.TreeSet;
 /** Salt's {@code sys} module: what this minion can run, and the docs of it. */
 @SaltModule(name = "sys", doc = "Return information about the modules and functions the minion can run.")
 public final class SysModule implements ExecutionModule {
+    /**
+     * The runner modules of jsalt-run: the master's (doc, jobs, manage, target) and state, whose state.event
+     * jsalt-run serves itself. Built in, as a Salt minion lists the runners of its own installation; a client-cli
+     * test holds this list to the master's.
+     */
+    static final List<String> RUNNERS = List.of("doc", "jobs", "manage", "state", "target");
 
     @SaltFunction(doc = "List the functions of all modules, or of the named modules. A name with a '.' or a "
             + "glob character matches full function names ('test.*', 'sys.list_*'); a bare name is a module "
@@ -69,6 +75,21 @@ public final class SysModule implements ExecutionModule {
     public boolean reload_modules(ModuleContext context) {
         context.reloadModules();
         return true;
+    }
+
+    @SaltFunction(doc = "List the runner modules jsalt offers (jsalt-run doc, jobs, manage, state, target), optionally "
+            + "filtered by globs. They are built into jsalt, so this minion's list is the master's too.\n\n"
+            + "CLI Example: salt '*' sys.list_runners 'm*'")
+    public List<String> list_runners(@VarArgs("args") List<Object> patterns) {
+        if (patterns.isEmpty()) {
+            return RUNNERS;
+        }
+        Set<String> names = new TreeSet<>();
+        for (Object pattern : patterns) {
+            Glob glob = Glob.of(String.valueOf(pattern));
+            RUNNERS.stream().filter(glob::matches).forEach(names::add);
+        }
+        return new ArrayList<>(names);
     }
 
     /** Salt's matching rule for sys.list_functions and sys.doc. */

@@ -6,14 +6,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
-/** Salt's {@code salt --versions-report} layout, filled with what a jsalt minion runs on. */
-final class VersionsReport {
+/**
+ * Salt's {@code salt --versions-report} layout, filled with what a jsalt minion runs on ({@code test.versions_report});
+ * the command-line tools print it for their own host ({@code jsalt --versions-report}).
+ */
+public final class VersionsReport {
 
     private VersionsReport() {
     }
 
     /** Sections in Salt's order: the software itself, its runtime, then the system (from the grains). */
-    static Map<String, Map<String, String>> sections(Map<String, Object> grains) {
+    public static Map<String, Map<String, String>> sections(Map<String, Object> grains) {
         Map<String, Map<String, String>> sections = new LinkedHashMap<>();
         sections.put("Salt Version", Map.of("jsalt", JsaltVersion.current()));
         Map<String, String> java = new LinkedHashMap<>();
@@ -35,7 +38,11 @@ final class VersionsReport {
 
     /** The sections as Salt prints them: a title line, then names right-aligned before their values. */
     static String text(Map<String, Object> grains) {
-        Map<String, Map<String, String>> sections = sections(grains);
+        return format(sections(grains));
+    }
+
+    /** Any sections in that layout. */
+    public static String format(Map<String, Map<String, String>> sections) {
         int width = sections.values().stream().flatMap(s -> s.keySet().stream()).mapToInt(String::length)
                 .max().orElse(0) + 10;
         StringBuilder out = new StringBuilder();

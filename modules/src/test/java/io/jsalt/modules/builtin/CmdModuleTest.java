@@ -54,8 +54,25 @@ class CmdModuleTest {
     }
 
     @Test
-    void runWithoutAShellPassesShellSyntaxLiterally() {
-        assertThat(call("cmd.run", "echo a | wc -c $HOME").ret()).isEqualTo("a | wc -c $HOME");
+    void runGoesThroughTheShellByDefaultAsSaltRunsCallsFromItsCommandLine() {
+        assertThat(call("cmd.run", "echo $0 | wc -l").ret()).isEqualTo("1");
+        assertThat(call("cmd.run", "X=ab; echo ${#X}$X").ret()).isEqualTo("2ab");
+    }
+
+    @Test
+    void pythonShellFalsePassesShellSyntaxLiterally() {
+        assertThat(call("cmd.run", "echo a | wc -c $HOME", kwargs("python_shell", false)).ret()).isEqualTo("a | wc -c $HOME");
+    }
+
+    @Test
+    void cmdSafeTrueTakesTheShellAwayUnlessTheCallAsksForIt() {
+        ModuleRegistry safe = ModuleRegistry.builtIn(SimpleModuleContext.builder().minionId("m")
+                .opts(Map.of("cmd_safe", true)).build());
+
+        assertThat(safe.call("cmd.run", List.of("echo a | wc -c $HOME")).ret()).isEqualTo("a | wc -c $HOME");
+        assertThat(safe.call("cmd.run_stdout", List.of("echo a b | wc -w")).ret()).isEqualTo("a b | wc -w");
+        assertThat(safe.call("cmd.run", List.of("echo a b | wc -w", kwargs("python_shell", true))).ret()).isEqualTo("2");
+        assertThat(safe.call("cmd.shell", List.of("echo a b | wc -w")).ret()).isEqualTo("2");
     }
 
     @Test
@@ -65,7 +82,7 @@ class CmdModuleTest {
     }
 
     @Test
-    void cmdSafeFalseMakesTheShellTheDefault() {
+    void cmdSafeFalseKeepsTheShellTheDefault() {
         ModuleRegistry unsafe = ModuleRegistry.builtIn(SimpleModuleContext.builder().minionId("m")
                 .opts(Map.of("cmd_safe", false)).build());
 
@@ -116,15 +133,19 @@ class CmdModuleTest {
 
     @Test
     void missingProgramGivesRetcode127AndAClearMessage() {
-        CallResult run = call("cmd.run", "no-such-program-jsalt --flag");
-        CallResult retcode = call("cmd.retcode", "no-such-program-jsalt");
-        CallResult runAll = call("cmd.run_all", "no-such-program-jsalt");
+        Map<String, Object> noShell = kwargs("python_shell", false);
+        CallResult run = call("cmd.run", "no-such-program-jsalt --flag", noShell);
+        CallResult retcode = call("cmd.retcode", "no-such-program-jsalt", noShell);
+        CallResult runAll = call("cmd.run_all", "no-such-program-jsalt", noShell);
+        CallResult throughTheShell = call("cmd.run", "no-such-program-jsalt --flag");
 
         assertThat(run.retcode()).isEqualTo(127);
         assertThat(run.ret()).isEqualTo("ERROR: Unable to run command 'no-such-program-jsalt': No such file or directory");
         assertThat(retcode).isEqualTo(new CallResult(127, 127, false));
         assertThat(asMap(runAll.ret()).get("stderr")).asString().contains("Unable to run command");
         assertThat(runAll.retcode()).isEqualTo(127);
+        assertThat(throughTheShell.retcode()).isEqualTo(127);
+        assertThat(throughTheShell.ret()).asString().contains("no-such-program-jsalt").contains("not found");
     }
 
     @Test
@@ -233,7 +254,7 @@ class CmdModuleTest {
 
     @Test
     void unbalancedQuotesAreReportedNotRun() {
-        CallResult result = call("cmd.run", "echo 'unterminated");
+        CallResult result = call("cmd.run", "echo 'unterminated", kwargs("python_shell", false));
 
         assertThat(result).isEqualTo(CallResult.failed(
                 "ERROR: Unable to parse command 'echo 'unterminated': No closing quotation", 1));

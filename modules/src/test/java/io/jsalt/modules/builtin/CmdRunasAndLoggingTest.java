@@ -144,8 +144,9 @@ class CmdRunasAndLoggingTest {
                 .toList();
         assertThat(minionOnly).as("variables of the test JVM that runuser does not set").isNotEmpty();
 
+        // no shell: a shell would add variables of its own (PWD, SHLVL)
         String out = (String) call("cmd.run", "env", ModuleCalls.kwargs("runas", "nobody", "env",
-                Map.of("GREETING", "hi"))).ret();
+                Map.of("GREETING", "hi"), "python_shell", false)).ret();
 
         List<String> names = out.lines().map(line -> line.substring(0, Math.max(0, line.indexOf('=')))).toList();
         assertThat(names).contains("GREETING").doesNotContainAnyElementsOf(minionOnly);
@@ -168,7 +169,7 @@ class CmdRunasAndLoggingTest {
     void outputLoglevelLogsTheCommandAndItsOutputAtThatLevel() {
         call("cmd.run", "echo hello", ModuleCalls.kwargs("output_loglevel", "info"));
 
-        assertThat(messages(Level.INFO)).anySatisfy(m -> assertThat(m).startsWith("Executing command [echo, hello]"))
+        assertThat(messages(Level.INFO)).anySatisfy(m -> assertThat(m).startsWith("Executing command [/bin/sh, -c, echo hello]"))
                 .contains("stdout: hello");
         assertThat(messages(Level.DEBUG)).isEmpty();
     }

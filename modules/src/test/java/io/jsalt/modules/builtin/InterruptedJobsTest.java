@@ -97,7 +97,7 @@ class InterruptedJobsTest {
 
     @Test
     void interruptedCmdRunKillsTheSleepAndReturnsAnError() {
-        Job running = call("cmd.run", "sleep 60");
+        Job running = call("cmd.run", "sleep 60", ModuleCalls.kwargs("python_shell", false));
         ProcessHandle sleep = awaitChild();
         assertThat(sleep.info().command()).hasValueSatisfying(command -> assertThat(command).endsWith("sleep"));
 

@@ -53,12 +53,20 @@ class SysModuleTest {
         assertThat(names("sys.list_functions", "test")).contains("test.ping", "test.echo")
                 .allMatch(f -> f.startsWith("test."));
         assertThat(call("sys.list_functions", "sys")).isEqualTo(List.of("sys.argspec", "sys.doc",
-                "sys.list_functions", "sys.list_modules", "sys.reload_modules"));
+                "sys.list_functions", "sys.list_modules", "sys.list_runners", "sys.reload_modules"));
         assertThat(names("sys.list_functions", "sys*")).contains("sysctl.show", "sys.doc");
         assertThat(call("sys.list_functions", "cmd.run*")).isEqualTo(List.of("cmd.run", "cmd.run_all",
                 "cmd.run_stderr", "cmd.run_stdout"));
         assertThat(call("sys.list_functions", "test.ping", "cmd.which")).isEqualTo(List.of("cmd.which", "test.ping"));
         assertThat(call("sys.list_functions", "nope")).isEqualTo(List.of());
+    }
+
+    @Test
+    void listRunnersListsJsaltsRunnerModulesFilteredByGlobs() {
+        assertThat(call("sys.list_runners")).isEqualTo(List.of("doc", "jobs", "manage", "state", "target"));
+        assertThat(call("sys.list_runners", "m*")).isEqualTo(List.of("manage"));
+        assertThat(call("sys.list_runners", "t*", "j*")).isEqualTo(List.of("jobs", "target"));
+        assertThat(call("sys.list_runners", "nope")).isEqualTo(List.of());
     }
 
     @Test

@@ -19,14 +19,14 @@ public final class CommandExecution {
      * Runs {@code request}.
      *
      * @param mergeStderr whether stderr goes into stdout (cmd.run)
-     * @param opts        the minion's options: {@code cmd_safe: False} makes the shell the default, as in Salt
+     * @param opts        the minion's options: {@code cmd_safe: True} takes the shell away by default
      * @throws CommandLaunchException    when the program cannot be started
      * @throws CommandExecutionException for a bad request, or when the job was killed
      */
     public static CommandOutcome run(CommandRequest request, boolean mergeStderr, Map<String, Object> opts,
                                      JobControl job) throws CommandLaunchException {
         OutputLogLevel level = OutputLogLevel.parse(request.outputLoglevel());
-        boolean shellByDefault = Boolean.FALSE.equals(opts.get("cmd_safe"));
+        boolean shellByDefault = shellByDefault(opts);
         List<String> argv = request.argv(shellByDefault);
         CommandSpec spec = request.toSpec(mergeStderr, shellByDefault, RunAs.system());
         CommandLog.started(level, argv, request.runas(), spec.cwd());
@@ -42,5 +42,17 @@ public final class CommandExecution {
         }
         CommandLog.finished(level, argv, outcome, request.ignoreRetcode());
         return outcome;
+    }
+
+    /**
+     * Whether a command runs through {@code /bin/sh -c} when the call does not say {@code python_shell}. Salt
+     * runs every call made from its command line (salt, salt-call, a schedule: calls that carry a jid) through
+     * the shell, so pipes and {@code $VARS} in {@code cmd.run 'echo $HOME | wc -c'} work; only calls from other
+     * modules go without one, and jsalt has none of those. A minion whose config says {@code cmd_safe: True}
+     * runs commands as plain argv unless a call asks for {@code python_shell=True} (stricter than Salt, which
+     * lets remote calls have the shell whatever cmd_safe says).
+     */
+    public static boolean shellByDefault(Map<String, Object> opts) {
+        return !Boolean.TRUE.equals(opts.get("cmd_safe"));
     }
 }
