@@ -24,7 +24,9 @@ import zmq.ZError;
  * its owner still does, dies ({@code slots[tid]} null, an assertion in {@code Pipe.processPipeTermAck};
  * zeromq/jeromq issue 983) and the termination waits for it for ever. Here {@link #close()} closes no
  * socket: it terminates the context, which makes every blocking call on a socket still open fail with
- * ETERM, so each owner thread closes its own socket and the termination completes. The wait is bounded:
+ * ETERM, so each owner thread closes its own socket and the termination completes (the reaper's other
+ * way to die, both ends of an inproc pipe closing at once, is kept away by the owners' closing order:
+ * {@link ZmqRequestServer}, {@link ZmqTransport#close()}). The wait is bounded:
  * past it one WARN line names the sockets still open (by type and the thread that opened them) and the
  * context is left to finish on a daemon thread of its own. Exceptions on JeroMQ's own threads are logged
  * in one line, never printed as stack traces (its default), and kept for tests.

@@ -101,6 +101,9 @@ public final class ZmqTransport implements Transport {
             subscriptionLoops.stop();
             requestServers.forEach(ZmqRequestServer::stop);
             clients.forEach(ZmqRequestClient::closeFromTransport);
+            // a loop closes its sockets within one poll: before the termination, so that a SUB's monitor pipe
+            // is not closed at both ends at once (JeroMQ mishandles that, see ZmqRequestServer)
+            subscriptionLoops.close();
             publishers.forEach(PublisherWithOwnIoThread::close);
             context.terminate();
         }
