@@ -130,7 +130,7 @@ public final class Master implements AutoCloseable {
             started.push(jobs);
             MasterConfig.Supervision s = config.supervision();
             supervisor = new Supervisor(new RestartPolicy(s.restartMax(), Duration.ofSeconds(s.restartWindowSeconds()),
-                    s.restartForever(), timings.initialBackoff(), timings.maxBackoff()), timings.healthCheck());
+                    s.restartForever(), timings.initialBackoff(), timings.maxBackoff()), timings.healthCheck(), timings.closeWait());
             supervisor.failure().thenAccept(failure::complete);
             TransportWatch watch = startComponents(masterKey, clientKey);
             started.push(watch);

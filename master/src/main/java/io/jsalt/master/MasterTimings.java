@@ -1,5 +1,6 @@
 package io.jsalt.master;
 
+import io.jsalt.master.process.Supervisor;
 import java.time.Duration;
 
 /**
@@ -15,10 +16,18 @@ import java.time.Duration;
  * @param probeTimeout   how long a probe waits for its answer
  * @param probeFailures  silent probes in a row that declare the transport dead
  * @param rebindFor      how long a restarted port keeps trying to bind while the old socket lets go
+ * @param closeWait      how long closing one component may take before the master gives it up and fails
  */
 public record MasterTimings(Duration healthCheck, Duration initialBackoff, Duration maxBackoff, Duration probeInterval,
-        Duration probeTimeout, int probeFailures, Duration rebindFor) {
+        Duration probeTimeout, int probeFailures, Duration rebindFor, Duration closeWait) {
 
     public static final MasterTimings DEFAULT = new MasterTimings(Duration.ofMillis(250), Duration.ofMillis(250),
             Duration.ofSeconds(30), Duration.ofSeconds(3), Duration.ofSeconds(5), 2, Duration.ofSeconds(10));
+
+    /** With the default close wait ({@link Supervisor#DEFAULT_CLOSE_WAIT}). */
+    public MasterTimings(Duration healthCheck, Duration initialBackoff, Duration maxBackoff, Duration probeInterval,
+            Duration probeTimeout, int probeFailures, Duration rebindFor) {
+        this(healthCheck, initialBackoff, maxBackoff, probeInterval, probeTimeout, probeFailures, rebindFor,
+                Supervisor.DEFAULT_CLOSE_WAIT);
+    }
 }

@@ -133,6 +133,22 @@ class MasterSupervisionTest {
     }
 
     @Test
+    void aDeadPublisherWhoseCloseNeverReturnsMakesTheMasterFailEvenWhenRestartingForever() throws IOException {
+        MasterTimings shortClose = new MasterTimings(FAST.healthCheck(), FAST.initialBackoff(), FAST.maxBackoff(),
+                FAST.probeInterval(), FAST.probeTimeout(), FAST.probeFailures(), FAST.rebindFor(), Duration.ofMillis(300));
+        start(config(1, "component_restart_forever", true), shortClose);
+        assertThat(pingAnswered(Duration.ofSeconds(5))).isTrue();
+
+        made.get(0).killPublisherWithACloseThatSticks();
+
+        String reason = master.failure().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join();
+        assertThat(reason).contains("publisher", "did not close within 300 ms", "cannot be brought back");
+        assertThat(master.isUp("publisher")).isFalse();
+        // the supervisor was not taken down with it: the request port still serves meanwhile
+        assertThat(pingAnswered(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
     void aRequestPortThatStopsAnsweringIsFoundByTheProbeAndBothPortsAreBoundAgain() throws IOException {
         MasterTimings probing = new MasterTimings(Duration.ofMillis(20), Duration.ofMillis(20), Duration.ofSeconds(1),
                 Duration.ofMillis(200), Duration.ofMillis(500), 2, Duration.ofSeconds(10));

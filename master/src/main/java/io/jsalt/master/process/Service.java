@@ -17,6 +17,9 @@ public interface Service {
     /** Empty while the component works, else why it does not. Called often: keep it cheap. */
     Optional<String> failure();
 
-    /** Stops the component and frees what it holds; must not throw, must not block for long. */
+    /**
+     * Stops the component and frees what it holds; must not throw, must not block for long. The supervisor
+     * waits for it a bounded time only: a close still running then makes it give up the component.
+     */
     void close();
 }

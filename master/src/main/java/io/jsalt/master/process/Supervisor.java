@@ -22,15 +22,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When a component restarts too fast and the policy does not say to keep trying, the supervisor stops
  * restarting it and completes {@link #failure()} with the reason; what to do then (exit non-zero) is the
- * launcher's decision.
+ * launcher's decision. Every close is bounded ({@code closeWait}): a dead component whose close does not
+ * return in time is left behind and given up at once, whatever the policy, since what it holds (its port)
+ * cannot be had again in this process; the supervisor itself never waits for ever.
  */
 public final class Supervisor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
 
     private enum State { RUNNING, DOWN, WAITING_FOR_PARENT, GAVE_UP }
 
+    /**
+     * How long closing one component may take by default: past it the component is left behind on its
+     * closing thread. Above the transport's own bounds (a server's threads 2 s, a socket context 5 s).
+     */
+    public static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(15);
+
     private final RestartPolicy policy;
     private final Duration checkInterval;
+    private final Duration closeWait;
     /** In start order; changed under {@code this}, read without it by {@link #isRunning} and {@link #restarts}. */
     private final List<Supervised> services = new CopyOnWriteArrayList<>();
     private final CompletableFuture<String> failure = new CompletableFuture<>();
@@ -38,8 +47,18 @@ public final class Supervisor implements AutoCloseable {
     private boolean closed;
 
     public Supervisor(RestartPolicy policy, Duration checkInterval) {
+        this(policy, checkInterval, DEFAULT_CLOSE_WAIT);
+    }
+
+    /**
+     * @param closeWait how long closing one component may take; a dead component that does not close within
+     *                  it cannot be brought back (what it holds, a port above all, is not released), so the
+     *                  supervisor gives up on it and completes {@link #failure()}
+     */
+    public Supervisor(RestartPolicy policy, Duration checkInterval, Duration closeWait) {
         this.policy = policy;
         this.checkInterval = checkInterval;
+        this.closeWait = closeWait;
         this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "jsalt-supervisor");
             t.setDaemon(true);
@@ -80,10 +99,10 @@ public final class Supervisor implements AutoCloseable {
     public synchronized void remove(String name) {
         Supervised s = find(name).orElseThrow(() -> new IllegalArgumentException("no service named " + name));
         for (Supervised d : dependentsOf(s)) {
-            closeQuietly(d);
+            closeWithin(d);
             services.remove(d);
         }
-        closeQuietly(s);
+        closeWithin(s);
         services.remove(s);
     }
 
@@ -169,17 +188,30 @@ public final class Supervisor implements AutoCloseable {
     private void down(Supervised s, String reason, long now) {
         s.state = State.DOWN; // at once: closing can take seconds, and isRunning must not say up meanwhile
         List<Supervised> dependents = dependentsOf(s);
+        List<String> stuck = new ArrayList<>();
         for (int i = dependents.size() - 1; i >= 0; i--) {
             Supervised d = dependents.get(i);
-            if (d.state == State.RUNNING) {
-                closeQuietly(d);
+            if (d.state == State.RUNNING && !closeWithin(d)) {
+                d.state = State.GAVE_UP;
+                stuck.add(d.service.name());
             }
             if (d.state != State.GAVE_UP) {
                 d.state = State.WAITING_FOR_PARENT;
             }
         }
-        closeQuietly(s);
+        if (!closeWithin(s)) {
+            stuck.add(s.service.name());
+        }
         s.lastReason = reason;
+        if (!stuck.isEmpty()) {
+            // restarting would bind again what the stuck close still holds: only a new process can recover it
+            s.state = State.GAVE_UP;
+            String why = "component " + String.join(", ", stuck) + " did not close within " + closeWait.toMillis()
+                    + " ms after " + s.service.name() + " died (" + reason + "): it cannot be brought back in this process";
+            log.error("{}: giving up", why);
+            failure.complete(why);
+            return;
+        }
         int recent = s.recentRestarts(now, policy.window().toNanos());
         if (policy.tooFast(recent)) {
             String tooFast = "component " + s.service.name() + " is restarting too fast (" + recent + " restarts within "
@@ -245,12 +277,32 @@ public final class Supervisor implements AutoCloseable {
         return services.stream().filter(s -> s.service.name().equals(name)).findFirst();
     }
 
-    private static void closeQuietly(Supervised s) {
+    /**
+     * Closes {@code s} on a thread of its own and waits for it at most {@code closeWait}: a component that
+     * died inside a library (a JeroMQ thread, a handler) can block its close for ever, and the supervisor
+     * must go on watching the others. True when the close returned in time (even by throwing).
+     */
+    private boolean closeWithin(Supervised s) {
+        String name = s.service.name();
+        Thread closer = new Thread(() -> {
+            try {
+                s.service.close();
+            } catch (RuntimeException | Error e) {
+                log.warn("error while closing {}: {}", name, e.toString());
+            }
+        }, "jsalt-close-" + name);
+        closer.setDaemon(true); // one left behind must not keep the JVM alive
+        closer.start();
         try {
-            s.service.close();
-        } catch (RuntimeException e) {
-            log.warn("error while closing {}: {}", s.service.name(), e.toString());
+            closer.join(Math.max(1, closeWait.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        if (closer.isAlive()) {
+            log.error("component {} did not close within {} ms: left behind", name, closeWait.toMillis());
+            return false;
+        }
+        return true;
     }
 
     /** Stops the health checks, then closes every service in reverse start order. */
@@ -265,7 +317,7 @@ public final class Supervisor implements AutoCloseable {
             for (int i = services.size() - 1; i >= 0; i--) {
                 Supervised s = services.get(i);
                 if (s.state == State.RUNNING) {
-                    closeQuietly(s);
+                    closeWithin(s);
                 }
             }
         }

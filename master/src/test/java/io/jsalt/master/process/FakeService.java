@@ -17,6 +17,8 @@ final class FakeService implements Service {
     final AtomicInteger erroringStarts = new AtomicInteger();
     /** Makes failure() itself throw, as a health check that cannot look. */
     volatile boolean healthThrows;
+    /** While set, close() waits for it, as a component whose close is stuck inside a library. */
+    volatile java.util.concurrent.CountDownLatch closeBlocksUntil;
     private volatile String failure;
 
     FakeService(String name) {
@@ -62,5 +64,13 @@ final class FakeService implements Service {
     @Override
     public void close() {
         closes.incrementAndGet();
+        java.util.concurrent.CountDownLatch blocker = closeBlocksUntil;
+        if (blocker != null) {
+            try {
+                blocker.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,12 @@ class SupervisorTest {
     private Supervisor supervisor(int restartMax, boolean forever, long initialMs, long maxMs) {
         supervisor = new Supervisor(new RestartPolicy(restartMax, Duration.ofSeconds(60), forever,
                 Duration.ofMillis(initialMs), Duration.ofMillis(maxMs)), CHECK);
+        return supervisor;
+    }
+
+    private Supervisor supervisor(int restartMax, boolean forever, Duration closeWait) {
+        supervisor = new Supervisor(new RestartPolicy(restartMax, Duration.ofSeconds(60), forever,
+                Duration.ofMillis(10), Duration.ofMillis(100)), CHECK, closeWait);
         return supervisor;
     }
 
@@ -179,5 +186,63 @@ class SupervisorTest {
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> worker.starts() == 1);
         assertThat(worker.closes.get()).isEqualTo(1);
         assertThat(supervisor.names()).isEmpty();
+    }
+
+    @Test
+    void aDeadServiceWhoseCloseNeverReturnsIsGivenUpAndTheFailureReportedEvenWhenRestartingForever() {
+        CountDownLatch never = new CountDownLatch(1);
+        FakeService transport = new FakeService("transport");
+        FakeService publisher = new FakeService("publisher");
+        FakeService maintenance = new FakeService("maintenance");
+        supervisor(5, true, Duration.ofMillis(200)).add(transport);
+        supervisor.add(publisher, "transport");
+        supervisor.add(maintenance);
+        supervisor.start();
+
+        publisher.closeBlocksUntil = never;
+        publisher.die("StackOverflowError in the publisher thread");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> supervisor.failure().isDone());
+        assertThat(supervisor.failure().join()).contains("publisher").contains("did not close within 200 ms")
+                .contains("StackOverflowError");
+        assertThat(supervisor.isRunning("publisher")).isFalse();
+        assertThat(publisher.starts()).as("never started again on top of what it still holds").isEqualTo(1);
+        // the supervisor's thread is free: it still watches and restarts the others
+        maintenance.die("thread ended");
+        await().atMost(Duration.ofSeconds(10)).until(() -> maintenance.starts() == 2);
+        never.countDown();
+    }
+
+    @Test
+    void aDependentWhoseCloseNeverReturnsFailsItsParentsRestart() {
+        CountDownLatch never = new CountDownLatch(1);
+        FakeService transport = new FakeService("transport");
+        FakeService requests = new FakeService("request-server");
+        supervisor(5, false, Duration.ofMillis(200)).add(transport);
+        supervisor.add(requests, "transport");
+        supervisor.start();
+
+        requests.closeBlocksUntil = never;
+        transport.die("the request port did not answer 2 health probes in a row");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> supervisor.failure().isDone());
+        assertThat(supervisor.failure().join()).contains("request-server").contains("did not close");
+        assertThat(transport.starts()).isEqualTo(1);
+        never.countDown();
+    }
+
+    @Test
+    void closingTheSupervisorDoesNotWaitForEverForAStuckService() {
+        CountDownLatch never = new CountDownLatch(1);
+        FakeService stuck = new FakeService("publisher");
+        FakeService other = new FakeService("maintenance");
+        supervisor(5, false, Duration.ofMillis(200)).add(other);
+        supervisor.add(stuck);
+        stuck.closeBlocksUntil = never;
+
+        supervisor.close();
+
+        assertThat(other.closes.get()).as("the services after the stuck one are closed too").isEqualTo(1);
+        never.countDown();
     }
 }

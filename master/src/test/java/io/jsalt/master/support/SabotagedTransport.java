@@ -27,6 +27,7 @@ public final class SabotagedTransport implements Transport {
     private final CountDownLatch released = new CountDownLatch(1);
     private final AtomicInteger wedged = new AtomicInteger();
     private final boolean proxied;
+    private final AtomicBoolean publisherDead = new AtomicBoolean();
     private volatile FreezableTcpProxy proxy;
 
     public SabotagedTransport() {
@@ -68,6 +69,14 @@ public final class SabotagedTransport implements Transport {
     /** How many requests are being held. */
     public int wedged() {
         return wedged.get();
+    }
+
+    /**
+     * The publisher reports its thread dead, and closing it blocks until {@link #release()}: a publisher
+     * thread killed inside JeroMQ, whose context then never finished closing.
+     */
+    public void killPublisherWithACloseThatSticks() {
+        publisherDead.set(true);
     }
 
     public void release() {
@@ -144,7 +153,45 @@ public final class SabotagedTransport implements Transport {
 
     @Override
     public PublishServer bindPublisher(String host, int port) {
-        return real.bindPublisher(host, port);
+        PublishServer bound = real.bindPublisher(host, port);
+        return new PublishServer() {
+            @Override
+            public void publish(byte[] payload) {
+                bound.publish(payload);
+            }
+
+            @Override
+            public void publish(byte[] topic, byte[] payload) {
+                bound.publish(topic, payload);
+            }
+
+            @Override
+            public int port() {
+                return bound.port();
+            }
+
+            @Override
+            public java.util.Set<String> subscribedTopics() {
+                return bound.subscribedTopics();
+            }
+
+            @Override
+            public boolean isAlive() {
+                return !publisherDead.get() && bound.isAlive();
+            }
+
+            @Override
+            public void close() {
+                if (publisherDead.get()) {
+                    try {
+                        released.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                bound.close();
+            }
+        };
     }
 
     @Override

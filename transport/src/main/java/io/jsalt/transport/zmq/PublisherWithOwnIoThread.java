@@ -3,7 +3,7 @@ package io.jsalt.transport.zmq;
 import io.jsalt.transport.PublishServer;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.zeromq.ZContext;
+import java.util.List;
 
 /**
  * A publisher in a socket context of its own, so its connections (one per minion) have I/O threads of
@@ -13,16 +13,16 @@ import org.zeromq.ZContext;
  * request connections, and the publisher's walks its subscribers when it publishes.
  */
 final class PublisherWithOwnIoThread implements PublishServer {
-    private final ZContext context;
+    private final SocketContext context;
     private final ZmqPublishServer server;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private PublisherWithOwnIoThread(ZContext context, ZmqPublishServer server) {
+    private PublisherWithOwnIoThread(SocketContext context, ZmqPublishServer server) {
         this.context = context;
         this.server = server;
     }
 
-    static PublisherWithOwnIoThread start(ZContext context, String host, int port) {
+    static PublisherWithOwnIoThread start(SocketContext context, String host, int port) {
         try {
             return new PublisherWithOwnIoThread(context, ZmqPublishServer.start(context, host, port));
         } catch (RuntimeException e) {
@@ -56,11 +56,39 @@ final class PublisherWithOwnIoThread implements PublishServer {
         return server.isAlive();
     }
 
+    /**
+     * Stops the sender thread, which closes the socket, and terminates the context within its close wait
+     * ({@link SocketContext}): a sender that died inside JeroMQ cannot hold the caller for ever.
+     */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            server.close();
-            context.close();
+            server.stop();
+            context.terminate();
         }
+    }
+
+    boolean closed() {
+        return closed.get();
+    }
+
+    boolean closedCleanly() {
+        return context.leftOpen().isEmpty();
+    }
+
+    boolean terminated() {
+        return context.isTerminated();
+    }
+
+    List<String> leftOpen() {
+        return context.leftOpen();
+    }
+
+    List<String> notifications() {
+        return context.notifications();
+    }
+
+    List<String> threadFailures() {
+        return context.threadFailures();
     }
 }

@@ -192,10 +192,15 @@ final class SubscriptionLoop implements AutoCloseable {
         }
     }
 
+    /** Tells the loop to close every socket it owns and end; does not wait. */
+    void stop() {
+        running = false;
+    }
+
     /** Stops the loop and closes every socket it owns; waits up to 2 s. */
     @Override
     public void close() {
-        running = false;
+        stop();
         if (!isLoopThread()) {
             try {
                 thread.join(2000);

@@ -1,5 +1,6 @@
 package io.jsalt.transport.zmq;
 
+import io.jsalt.transport.TransportException;
 import java.util.ArrayList;
 import java.util.List;
 import org.zeromq.ZContext;
@@ -9,6 +10,7 @@ final class SubscriptionLoops implements AutoCloseable {
     private final ZContext context;
     private final PollerNudge nudge;
     private final List<SubscriptionLoop> loops = new ArrayList<>();
+    private boolean stopped;
 
     SubscriptionLoops(ZContext context, PollerNudge nudge) {
         this.context = context;
@@ -17,6 +19,9 @@ final class SubscriptionLoops implements AutoCloseable {
 
     /** A running loop with room for one more subscription, which is reserved for the caller. */
     synchronized SubscriptionLoop reserve() {
+        if (stopped) {
+            throw new TransportException("the transport is closed");
+        }
         loops.removeIf(l -> !l.isRunning());
         for (SubscriptionLoop loop : loops) {
             if (loop.reserve()) {
@@ -29,8 +34,15 @@ final class SubscriptionLoops implements AutoCloseable {
         return loop;
     }
 
+    /** Tells every loop to close its sockets and end, and starts no new one; does not wait. */
+    synchronized void stop() {
+        stopped = true;
+        loops.forEach(SubscriptionLoop::stop);
+    }
+
     @Override
     public synchronized void close() {
+        stopped = true;
         loops.forEach(SubscriptionLoop::close);
         loops.clear();
     }

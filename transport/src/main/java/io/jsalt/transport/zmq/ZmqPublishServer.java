@@ -27,6 +27,9 @@ final class ZmqPublishServer implements PublishServer {
 
     private record Publication(byte[] topic, byte[] payload) {}
 
+    /** Queued by {@link #stop}: wakes the sender at once instead of at its next poll. */
+    private static final Publication STOP = new Publication(null, null);
+
     private final LinkedBlockingQueue<Publication> queue = new LinkedBlockingQueue<>();
     /** The topics with at least one subscriber; written by the sender thread only, read by anyone. */
     private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
@@ -65,7 +68,7 @@ final class ZmqPublishServer implements PublishServer {
             while (running) {
                 readSubscriptions();
                 Publication p = queue.poll(50, TimeUnit.MILLISECONDS);
-                if (p == null) {
+                if (p == null || p == STOP) {
                     continue;
                 }
                 if (p.topic() != null) {
@@ -129,9 +132,15 @@ final class ZmqPublishServer implements PublishServer {
         return port;
     }
 
+    /** Tells the sender thread to close the socket and end; does not wait. */
+    void stop() {
+        running = false;
+        queue.add(STOP);
+    }
+
     @Override
     public void close() {
-        running = false;
+        stop();
         try {
             sender.join(2000);
         } catch (InterruptedException e) {

@@ -31,7 +31,9 @@ final class ZmqRequestClient implements RequestClient {
     private final int handshakeIvlMs;
     private final ReentrantLock lock = new ReentrantLock();
     private ZMQ.Socket socket;
-    private boolean closed;
+    /** Set by {@link #close} and by the transport closing; a request in flight then drops its socket itself. */
+    private volatile boolean closed;
+    private volatile Runnable onClose = () -> { };
     private long idleCloseMs = -1;
     /** Counts the requests made; an idle check closes the socket only if none came since it was scheduled. */
     private long uses;
@@ -70,7 +72,11 @@ final class ZmqRequestClient implements RequestClient {
             try {
                 return exchange(payload, timeout);
             } finally {
-                scheduleIdleClose();
+                if (closed) {
+                    discardSocket(); // the transport closed meanwhile: this thread owns the socket, so it closes it
+                } else {
+                    scheduleIdleClose();
+                }
             }
         } finally {
             lock.unlock();
@@ -100,7 +106,13 @@ final class ZmqRequestClient implements RequestClient {
                     continue;
                 }
                 left = Math.min(left, nextNudgeMs - elapsedMs);
-                if (poller.poll(left) > 0 && poller.pollin(0)) {
+                int ready = poller.poll(left);
+                if (ready < 0) {
+                    // the socket context is terminating (ETERM): the transport is closing
+                    discardSocket();
+                    throw new TransportException("request to " + endpoint + " abandoned: the transport is closed");
+                }
+                if (ready > 0 && poller.pollin(0)) {
                     byte[] reply = s.recv(0);
                     while (s.hasReceiveMore()) {
                         reply = s.recv(0);
@@ -169,14 +181,35 @@ final class ZmqRequestClient implements RequestClient {
         }
     }
 
+    /** Runs {@code action} once this client is closed (the transport forgets it). */
+    void onClose(Runnable action) {
+        onClose = action;
+    }
+
+    /**
+     * The transport is closing: a request in flight is woken by the context's termination (ETERM) and
+     * closes the socket on its own thread; an idle socket is closed here. Never waits for a request.
+     */
+    void closeFromTransport() {
+        closed = true;
+        if (lock.tryLock()) {
+            try {
+                discardSocket();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     @Override
     public void close() {
+        closed = true;
         lock.lock();
         try {
-            closed = true;
             discardSocket();
         } finally {
             lock.unlock();
         }
+        onClose.run();
     }
 }

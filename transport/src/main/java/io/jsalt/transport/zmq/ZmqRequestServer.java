@@ -130,7 +130,35 @@ final class ZmqRequestServer implements RequestServer {
         } finally {
             poller.close();
             context.destroySocket(routerSocket);
+            awaitWorkersGone();
             context.destroySocket(workers);
+        }
+    }
+
+    /**
+     * Stops the workers and waits (bounded) until each has closed its DEALER, before the router closes the
+     * inproc backend they are connected to. JeroMQ 0.6.0 mishandles both ends of an inproc pipe closing at
+     * once while messages are still queued on it: its reaper then acknowledges to a socket already gone
+     * ({@code slots[tid]} null), dies, and the context's termination waits for ever. Closing the DEALERs
+     * first leaves the router's end to close alone.
+     */
+    private void awaitWorkersGone() {
+        List<Thread> threads = new ArrayList<>();
+        synchronized (this) {
+            for (Worker w : pool) {
+                w.running = false;
+                threads.add(w.thread);
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
+        for (Thread t : threads) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            try {
+                t.join(Math.max(1, left));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -238,8 +266,8 @@ final class ZmqRequestServer implements RequestServer {
         return !running;
     }
 
-    @Override
-    public void close() {
+    /** Tells the router and every worker to close their sockets and end; does not wait. */
+    List<Thread> stop() {
         running = false;
         List<Thread> threads = new ArrayList<>();
         threads.add(router);
@@ -249,6 +277,12 @@ final class ZmqRequestServer implements RequestServer {
                 threads.add(w.thread);
             }
         }
+        return threads;
+    }
+
+    @Override
+    public void close() {
+        List<Thread> threads = stop();
         // one deadline for the whole pool: a worker stuck in a handler must not hold up a restart for long
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
         for (Thread t : threads) {

@@ -7,19 +7,17 @@ import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
+import io.jsalt.transport.TransportException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.zeromq.ZContext;
 
 /** The JeroMQ implementation of {@link Transport}; no JeroMQ type leaves this package. */
 public final class ZmqTransport implements Transport {
-    /**
-     * JeroMQ refuses a context's 1,024th socket (EMFILE, as libzmq's ZMQ_MAX_SOCKETS), which caps a JVM
-     * hosting minions at about 340 (three sockets each); the process's file descriptors (4 per socket)
-     * are the real limit, so the context's is set above it.
-     */
-    private static final int MAX_SOCKETS = 32_768;
     /**
      * I/O threads of the publisher's context; each subscriber connection belongs to one. JeroMQ 0.6.0's
      * I/O thread walks all its connections whenever one changes what it waits for (each accept, handshake
@@ -27,27 +25,32 @@ public final class ZmqTransport implements Transport {
      */
     private static final int PUBLISHER_IO_THREADS = 2;
 
-    private final ZContext context = newContext();
+    private final SocketContext context;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final PollerNudge nudge = new PollerNudge(context);
-    private final SubscriptionLoops subscriptionLoops = new SubscriptionLoops(context, nudge);
+    private final PollerNudge nudge;
+    private final SubscriptionLoops subscriptionLoops;
     private final IdleTimer idleTimer = new IdleTimer();
-    /** Closed before the context: a server's own threads close its sockets, never the thread closing the context. */
+    private final Duration closeWait;
+    /** Stopped before the context terminates: a server's own threads close its sockets, never the closing thread. */
     private final List<ZmqRequestServer> requestServers = new CopyOnWriteArrayList<>();
     private final List<PublisherWithOwnIoThread> publishers = new CopyOnWriteArrayList<>();
+    private final Set<ZmqRequestClient> clients = ConcurrentHashMap.newKeySet();
 
-    private static ZContext newContext() {
-        return newContext(1);
+    public ZmqTransport() {
+        this(SocketContext.CLOSE_WAIT);
     }
 
-    private static ZContext newContext(int ioThreads) {
-        ZContext c = new ZContext(ioThreads);
-        c.getContext().setMaxSockets(MAX_SOCKETS);
-        return c;
+    /** With {@code closeWait} as the bound of each context's close (tests use a short one). */
+    ZmqTransport(Duration closeWait) {
+        this.closeWait = closeWait;
+        this.context = new SocketContext("transport", 1, closeWait);
+        this.nudge = new PollerNudge(context);
+        this.subscriptionLoops = new SubscriptionLoops(context, nudge);
     }
 
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler) {
+        requireOpen();
         requestServers.removeIf(ZmqRequestServer::closed);
         ZmqRequestServer server = ZmqRequestServer.start(context, host, port, workers, handler);
         requestServers.add(server);
@@ -56,30 +59,84 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public PublishServer bindPublisher(String host, int port) {
-        PublisherWithOwnIoThread p = PublisherWithOwnIoThread.start(newContext(PUBLISHER_IO_THREADS), host, port);
+        requireOpen();
+        publishers.removeIf(PublisherWithOwnIoThread::closed);
+        PublisherWithOwnIoThread p = PublisherWithOwnIoThread.start(
+                new SocketContext("publisher-" + port, PUBLISHER_IO_THREADS, closeWait), host, port);
         publishers.add(p);
         return p;
     }
 
     @Override
     public RequestClient connectRequestClient(String host, int port) {
-        return new ZmqRequestClient(context, Endpoints.tcp(host, port), idleTimer, nudge);
+        requireOpen();
+        ZmqRequestClient client = new ZmqRequestClient(context, Endpoints.tcp(host, port), idleTimer, nudge);
+        client.onClose(() -> clients.remove(client));
+        clients.add(client);
+        return client;
     }
 
     @Override
     public Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener) {
+        requireOpen();
         return ZmqSubscription.start(subscriptionLoops.reserve(), Endpoints.tcp(host, port), topics, listener);
     }
 
+    private void requireOpen() {
+        if (closed.get()) {
+            throw new TransportException("the transport is closed");
+        }
+    }
+
+    /**
+     * Asks every thread owning a socket to close it, then terminates the contexts, each within the close
+     * wait ({@link SocketContext}). No socket is closed here: a thread still inside a request handler or a
+     * request closes its own when it gets back, and the termination's ETERM wakes those that wait.
+     */
     @Override
     public void close() {
         // once only: the master closes the contexts it used, and a launcher may close the one it gave
         if (closed.compareAndSet(false, true)) {
-            idleTimer.close();
+            idleTimer.close(); // its task closes a client's socket holding the client's lock: let it finish
+            subscriptionLoops.stop();
+            requestServers.forEach(ZmqRequestServer::stop);
+            clients.forEach(ZmqRequestClient::closeFromTransport);
+            // a loop closes its sockets within one poll: before the termination, so that a SUB's monitor pipe
+            // is not closed at both ends at once (JeroMQ mishandles that, see ZmqRequestServer)
             subscriptionLoops.close();
-            requestServers.forEach(ZmqRequestServer::close);
             publishers.forEach(PublisherWithOwnIoThread::close);
-            context.close();
+            context.terminate();
         }
+    }
+
+    /** True when every context of this transport terminated within its close wait; for tests. */
+    boolean closedCleanly() {
+        return context.leftOpen().isEmpty() && publishers.stream().allMatch(PublisherWithOwnIoThread::closedCleanly);
+    }
+
+    /** True once every context of this transport has terminated, in time or later; for tests. */
+    boolean terminated() {
+        return context.isTerminated() && publishers.stream().allMatch(PublisherWithOwnIoThread::terminated);
+    }
+
+    /** The sockets a close left open, by context; for tests. */
+    List<String> leftOpen() {
+        List<String> all = new ArrayList<>(context.leftOpen());
+        publishers.forEach(p -> all.addAll(p.leftOpen()));
+        return all;
+    }
+
+    /** Exceptions JeroMQ's I/O threads of any of this transport's contexts caught and went on from; for tests. */
+    List<String> notifications() {
+        List<String> all = new ArrayList<>(context.notifications());
+        publishers.forEach(p -> all.addAll(p.notifications()));
+        return all;
+    }
+
+    /** Exceptions that ended a JeroMQ thread of any of this transport's contexts; for tests. */
+    List<String> threadFailures() {
+        List<String> all = new ArrayList<>(context.threadFailures());
+        publishers.forEach(p -> all.addAll(p.threadFailures()));
+        return all;
     }
 }
