@@ -74,13 +74,8 @@ public final class TargetResolver {
         List<String> accepted = keys.list(KeyState.ACCEPTED);
         List<String> expected = new ArrayList<>();
         List<String> undecided = new ArrayList<>();
-        boolean idOnly = !matcher.type().mayNeedGrains();
         for (String id : accepted) {
-            Map<String, Object> grains = idOnly ? null : data.grains(id).orElse(null);
-            Decision d = matcher.decide(new MinionFacts(id, grains));
-            if (d == Decision.NO_MATCH && grains != null && !data.grainsVerified(id)) {
-                d = matcher.decide(new MinionFacts(id, null)) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;
-            }
+            Decision d = decide(matcher, id);
             if (d == Decision.MATCH) {
                 expected.add(id);
             } else if (d == Decision.UNKNOWN) {
@@ -88,6 +83,32 @@ public final class TargetResolver {
             }
         }
         return new Resolution(published.tgtType(), published.tgt(), expected, undecided, missing(published, Set.copyOf(accepted)));
+    }
+
+    /**
+     * Whether a job with this target may have reached the accepted minion {@code id}: it matches, or its
+     * grains are unknown (the job was published to it and it decided itself). For a return whose minion
+     * the job did not list when it was published (a late joiner, an undecided minion).
+     */
+    public boolean mayReach(String tgtType, Object tgt, String id) {
+        String type = tgtType == null ? "glob" : tgtType;
+        Map<String, Object> groups = nodegroups.get();
+        try {
+            Target published = Nodegroups.expand(type, tgt, groups == null ? Map.of() : groups);
+            return decide(TargetMatcher.of(published.tgtType(), published.tgt()), id) != Decision.NO_MATCH;
+        } catch (InvalidTargetException e) {
+            return false; // a stored target that no longer reads (e.g. a nodegroup removed since) reaches no one
+        }
+    }
+
+    /** Unsigned grains may put a minion in a target but never leave it out: such a no-match is unknown. */
+    private Decision decide(TargetMatcher matcher, String id) {
+        Map<String, Object> grains = matcher.type().mayNeedGrains() ? data.grains(id).orElse(null) : null;
+        Decision d = matcher.decide(new MinionFacts(id, grains));
+        if (d == Decision.NO_MATCH && grains != null && !data.grainsVerified(id)) {
+            d = matcher.decide(new MinionFacts(id, null)) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;
+        }
+        return d;
     }
 
     /** Salt reports the ids of a list target, or of an L@ not preceded by "not", that are not accepted. */

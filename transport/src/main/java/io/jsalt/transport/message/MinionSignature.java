@@ -14,9 +14,17 @@ import java.util.Map;
  * before {@code sig} and the request {@code nonce} are added. jsalt minions sign their {@code _pillar}
  * load the same way, so the master can tell grains a minion vouched for from grains anyone with the
  * session key could have sent under its id.
+ *
+ * <p>A salt-minion 3006 signs the load in {@code _send_req_sync}/{@code _send_req_async}, then hands it to
+ * its own event bus, whose {@code fire_event} adds {@code _stamp} to the same dict before its request
+ * channel adds {@code nonce} and sends it: the signature covers neither (that is why a salt-master, which
+ * re-packs the load with {@code _stamp}, cannot verify its own minions' signatures). A load whose
+ * signature does not cover its {@code _stamp} is therefore checked again without it.
  */
 public final class MinionSignature {
     public static final String FIELD = "sig";
+    /** Added by a salt-minion's event bus after it signed the load. */
+    static final String SALT_EVENT_STAMP = "_stamp";
 
     private MinionSignature() {
     }
@@ -39,8 +47,13 @@ public final class MinionSignature {
         if (sig == null) {
             return false;
         }
+        byte[] signature = Wire.asBytes(sig);
         Map<String, Object> unsigned = new LinkedHashMap<>(load);
         unsigned.remove(FIELD);
-        return Rsa.verify(minionKey, SaltPack.packBinType(unsigned), Wire.asBytes(sig));
+        if (Rsa.verify(minionKey, SaltPack.packBinType(unsigned), signature)) {
+            return true;
+        }
+        return unsigned.remove(SALT_EVENT_STAMP) != null
+                && Rsa.verify(minionKey, SaltPack.packBinType(unsigned), signature);
     }
 }
