@@ -170,8 +170,10 @@ class SaltMinionsOnJsaltMasterTest {
         Process events = jsalt.streamEvents(out, "salt/job/");
         AtomicReference<Map<String, Object>> all = new AtomicReference<>();
         AtomicReference<String> jid = new AtomicReference<>();
+        AtomicReference<Processes.Result> verbose = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             Processes.Result r = jsalt.jsalt("-v", "*", "test.ping", "--out", "json", "--static");
+            verbose.set(r);
             Matcher m = Pattern.compile("([0-9]{20})").matcher(r.stdout() + r.stderr());
             jid.set(m.find() ? m.group(1) : null);
             all.set(Json.object(r.stdout().substring(r.stdout().indexOf('{'))));
@@ -181,6 +183,8 @@ class SaltMinionsOnJsaltMasterTest {
         });
         Processes.stop(events);
         assertThat(all.get()).isEqualTo(Map.of("sm1", true, "sm2", true, "jm1", true, "jm2", true));
+        assertThat(verbose.get().stderr()).as("-v names the unverified returns")
+                .contains("sm1: unverified return").doesNotContain("sm2: unverified").doesNotContain("jm1: unverified");
 
         assertThat(returnEvent(out, jid.get(), "sm2")).as("sm2 signs: verified").containsEntry("verified", true);
         assertThat(returnEvent(out, jid.get(), "jm1")).containsEntry("verified", true);
