@@ -54,7 +54,9 @@ final class SaltSide {
         publishPort = Processes.freePort();
         retPort = Processes.freePort();
         List<String> lines = new ArrayList<>(List.of("root_dir: " + root.resolve("master"), "interface: 127.0.0.1",
-                "publish_port: " + publishPort, "ret_port: " + retPort, "worker_threads: 2", "log_level_logfile: info"));
+                "publish_port: " + publishPort, "ret_port: " + retPort, "worker_threads: 2", "log_level_logfile: info",
+                // a deleted key rotates the AES key at the next maintenance round: 1 s, not the default 60 s
+                "loop_interval: 1"));
         lines.addAll(List.of(extraConfigLines));
         Processes.write(masterConfigDir().resolve("master"), lines);
         launchMaster();
