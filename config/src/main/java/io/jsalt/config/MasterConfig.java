@@ -154,7 +154,7 @@ public record MasterConfig(
                 config.integer("keep_jobs_seconds", DAY, 0, Integer.MAX_VALUE),
                 config.integer("publish_session", DAY, 1, Integer.MAX_VALUE),
                 config.bool("rotate_aes_key", true),
-                config.bool("require_minion_sign_messages", true),
+                config.bool("require_minion_sign_messages", false),
                 config.bool("zmq_filtering", false),
                 config.integer("loop_interval", 60, 1, DAY),
                 config.bool("sign_pub_messages", true),

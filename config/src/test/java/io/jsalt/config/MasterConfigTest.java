@@ -43,7 +43,7 @@ class MasterConfigTest {
         assertThat(master.keepJobsSeconds()).isEqualTo(86400);
         assertThat(master.publishSession()).isEqualTo(86400);
         assertThat(master.rotateAesKey()).isTrue();
-        assertThat(master.requireMinionSignMessages()).isTrue();
+        assertThat(master.requireMinionSignMessages()).as("the trust policy, docs/interop.md").isFalse();
         assertThat(master.zmqFiltering()).isFalse();
         assertThat(master.loopInterval()).isEqualTo(60);
         assertThat(master.signPubMessages()).isTrue();
@@ -71,7 +71,7 @@ class MasterConfigTest {
                 keep_jobs_seconds: 0
                 publish_session: 3600
                 rotate_aes_key: no
-                require_minion_sign_messages: false
+                require_minion_sign_messages: true
                 zmq_filtering: on
                 loop_interval: 5
                 sign_pub_messages: False
@@ -81,7 +81,7 @@ class MasterConfigTest {
         assertThat(master).isEqualTo(new MasterConfig(dir.toAbsolutePath(), "127.0.0.1", 14505, 14506, 12,
                 Path.of("/"), Path.of("/etc/jsalt/pki/master"), Path.of("/var/cache/jsalt/master"),
                 Path.of("/var/run/jsalt/master"), Path.of("/var/log/jsalt/master"), "debug", true, true, 100, 30, 0,
-                3600, false, false, true, 5, false, 20, false,
+                3600, false, true, true, 5, false, 20, false,
                 new DaemonConfig(Path.of("/var/run/jsalt/jsalt-master.pid"), 10, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 5),
                 new MasterConfig.Supervision(5, 60, false), "memory", Map.of(),
                 Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144));

@@ -115,10 +115,16 @@ class FabricEndToEndTest {
         assertThat(reply).isEqualTo(false);
         Object unsigned = forged.sendUnsignedReturn("beta", "20260101000000000002", "forged");
         assertThat(unsigned).isEqualTo(false);
-        assertThat(Cluster.read(cluster.masterLog())).contains("not signed by the accepted key of beta");
-        Object own = forged.sendReturn("alpha", "20260101000000000003", "genuine");
-        assertThat(own).as("a return signed by its own key is taken").isEqualTo(true);
-        assertThat(forged.sendReturn("alpha", "20260101000000000003", "again")).as("only once per (jid, id)").isEqualTo(false);
+        assertThat(Cluster.read(cluster.masterLog())).contains("not signed by the accepted key of beta")
+                .as("beta signed its sign-in: pinned").contains("unsigned, and beta signs its returns");
+        assertThat(forged.sendReturn("alpha", "20260101000000000003", "made up"))
+                .as("a jid the master never issued").isEqualTo(false);
+        Cluster.Result sleeping = cluster.jsalt("--async", "alpha", "test.sleep", "20");
+        java.util.regex.Matcher jid = java.util.regex.Pattern.compile("[0-9]{20}").matcher(sleeping.stdout());
+        assertThat(jid.find()).as(sleeping.toString()).isTrue();
+        Object own = forged.sendReturn("alpha", jid.group(), "genuine");
+        assertThat(own).as("a return signed by its own key, for a job that targets it, is taken").isEqualTo(true);
+        assertThat(forged.sendReturn("alpha", jid.group(), "again")).as("only once per (jid, id)").isEqualTo(false);
     }
 
     @Test

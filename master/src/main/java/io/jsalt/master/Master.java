@@ -31,6 +31,7 @@ import io.jsalt.master.request.AuthHandler;
 import io.jsalt.master.request.ClearCommand;
 import io.jsalt.master.request.ClientKey;
 import io.jsalt.master.request.MinionEventHandler;
+import io.jsalt.master.request.MinionTrust;
 import io.jsalt.master.request.PillarHandler;
 import io.jsalt.master.request.PingHandler;
 import io.jsalt.master.request.PublishHandler;
@@ -180,10 +181,16 @@ public final class Master implements AutoCloseable {
                 "wheel", new WheelHandler(clientKey, keyAdmin),
                 "ping", new PingHandler(),
                 "runner", new RunnerCommand(clientKey, runners, jids, events));
+        MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
-                "_return", new ReturnHandler(keys, jobs, events, jids, () -> this.config.requireMinionSignMessages()),
-                "_minion_event", new MinionEventHandler(keys, events),
-                "_pillar", new PillarHandler(keys, masterKey.getPrivate(), minionData::putGrains),
+                "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),
+                "_minion_event", new MinionEventHandler(keys, events, trust),
+                "_pillar", new PillarHandler(keys, masterKey.getPrivate(), (id, grains, verified) -> {
+                    minionData.putGrains(id, grains, verified);
+                    if (verified) {
+                        trust.proved(id);
+                    }
+                }),
                 "_file_list", files::fileList,
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);

@@ -2,12 +2,23 @@ package io.jsalt.cli.jsalt;
 
 import java.util.Map;
 
-/** One minion's answer to a job: its return and retcode, from an event or from the master's job cache. */
-record Answer(Object ret, int retcode) {
-    /** From the data of a {@code salt/job/<jid>/ret/<id>} event or a job cache entry ({@code return}, {@code retcode}). */
+/**
+ * One minion's answer to a job: its return and retcode, from an event or from the master's job cache, and
+ * whether the master verified its sender (false for a minion that does not sign, docs/interop.md).
+ */
+record Answer(Object ret, int retcode, boolean verified) {
+    Answer(Object ret, int retcode) {
+        this(ret, retcode, true);
+    }
+
+    /**
+     * From the data of a {@code salt/job/<jid>/ret/<id>} event or a job cache entry ({@code return},
+     * {@code retcode}, {@code verified}; a master that does not say is taken as verified).
+     */
     static Answer of(Map<?, ?> data) {
         Object retcode = data.get("retcode");
-        return new Answer(data.get("return"), retcode instanceof Number n ? n.intValue() : 0);
+        return new Answer(data.get("return"), retcode instanceof Number n ? n.intValue() : 0,
+                !Boolean.FALSE.equals(data.get("verified")));
     }
 
     boolean failed() {

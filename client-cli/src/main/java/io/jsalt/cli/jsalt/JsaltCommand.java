@@ -93,7 +93,7 @@ public final class JsaltCommand implements Callable<ExitCode> {
     @Option(names = "--async", description = "Publish, print the jid and exit without waiting.")
     boolean async;
 
-    @Option(names = {"-v", "--verbose"}, description = "Print the jid first, and the minions that did not answer.")
+    @Option(names = {"-v", "--verbose"}, description = "Print the jid first, the minions that did not answer, and the returns the master could not verify.")
     boolean verbose;
 
     @Option(names = "--show-jid", description = "Print the jid before the returns.")
@@ -335,6 +335,10 @@ public final class JsaltCommand implements Callable<ExitCode> {
         @Override
         public void answered(String id, Answer answer) {
             printer.answered(id, answer);
+            if (verbose && !answer.verified()) {
+                err().println(id + ": unverified return (this minion does not sign its returns; see docs/interop.md)");
+                err().flush();
+            }
         }
 
         @Override

@@ -133,7 +133,7 @@ public final class SqliteJobCache implements JobCache {
         return write(() -> {
             // DO NOTHING on the UNIQUE (jid, id) constraint: a duplicate is an answer (false), not an error
             try (PreparedStatement s = writer.prepareStatement("INSERT INTO returns"
-                    + " (jid, id, ret, retcode, success, received_ns) VALUES (?, ?, ?, ?, ?, ?)"
+                    + " (jid, id, ret, retcode, success, received_ns, verified) VALUES (?, ?, ?, ?, ?, ?, ?)"
                     + " ON CONFLICT (jid, id) DO NOTHING")) {
                 s.setString(1, ret.jid());
                 s.setString(2, ret.id());
@@ -141,6 +141,7 @@ public final class SqliteJobCache implements JobCache {
                 s.setInt(4, ret.retcode());
                 s.setBoolean(5, ret.success());
                 s.setLong(6, nanos(ret.received()));
+                s.setBoolean(7, ret.verified());
                 return s.executeUpdate() == 1;
             }
         });
@@ -149,14 +150,14 @@ public final class SqliteJobCache implements JobCache {
     @Override
     public List<JobReturn> returns(String jid) {
         return read(c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT jid, id, ret, retcode, success, received_ns"
+            try (PreparedStatement s = c.prepareStatement("SELECT jid, id, ret, retcode, success, received_ns, verified"
                     + " FROM returns WHERE jid = ? ORDER BY seq")) {
                 s.setString(1, jid);
                 List<JobReturn> out = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         out.add(new JobReturn(rs.getString(1), rs.getString(2), unpack(rs.getBytes(3)), rs.getInt(4),
-                                rs.getBoolean(5), instant(rs.getLong(6))));
+                                rs.getBoolean(5), instant(rs.getLong(6)), rs.getBoolean(7)));
                     }
                 }
                 return out;

@@ -36,7 +36,7 @@ final class SqliteStore {
         // the store itself refuses a second return from one minion for one job (replays, duplicates)
         "CREATE TABLE IF NOT EXISTS returns (seq INTEGER PRIMARY KEY, jid TEXT NOT NULL, id TEXT NOT NULL, ret BLOB,"
                 + " retcode INTEGER NOT NULL, success INTEGER NOT NULL, received_ns INTEGER NOT NULL,"
-                + " UNIQUE (jid, id))",
+                + " verified INTEGER NOT NULL DEFAULT 1, UNIQUE (jid, id))",
         "CREATE INDEX IF NOT EXISTS returns_received ON returns (received_ns)",
     };
 
@@ -103,6 +103,23 @@ final class SqliteStore {
         }
     }
 
+    /**
+     * Files written before returns were marked verified or not lack the column; it is added with 1, as
+     * jsalt then required signed returns by default. The schema version stays, since an
+     * older jsalt names its columns and so reads and writes such a file unchanged.
+     */
+    private static void addVerifiedColumn(Statement s) throws SQLException {
+        boolean present = false;
+        try (ResultSet rs = s.executeQuery("PRAGMA table_info(returns)")) {
+            while (rs.next()) {
+                present |= "verified".equals(rs.getString("name"));
+            }
+        }
+        if (!present) {
+            s.execute("ALTER TABLE returns ADD COLUMN verified INTEGER NOT NULL DEFAULT 1");
+        }
+    }
+
     private static Connection openAndMigrate(Path file) throws SQLException {
         Connection c = config().createConnection("jdbc:sqlite:" + file);
         try (Statement s = c.createStatement()) {
@@ -112,6 +129,7 @@ final class SqliteStore {
             for (String ddl : SCHEMA) {
                 s.execute(ddl);
             }
+            addVerifiedColumn(s);
             int version = 0;
             try (ResultSet rs = s.executeQuery("SELECT max(version) FROM schema_version")) {
                 if (rs.next()) {

@@ -32,15 +32,18 @@ public final class KeyStore {
     private static final String FILE_IDENTITY = "unix:ino,size,ctime";
     private final Path pkiDir;
     private final Map<String, ParsedKey> parsedAccepted = new ConcurrentHashMap<>();
+    private final SigningPins signingPins;
 
     public KeyStore(Path pkiDir) {
         this.pkiDir = pkiDir;
+        this.signingPins = new SigningPins(pkiDir);
         try {
             createPrivateDir(pkiDir);
             for (KeyState s : KeyState.values()) {
                 createPrivateDir(pkiDir.resolve(s.folder()));
             }
             createPrivateDir(pkiDir.resolve("minions_autosign"));
+            createPrivateDir(signingPins.dir());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare pki folder " + pkiDir, e);
         }
@@ -147,8 +150,14 @@ public final class KeyStore {
         }
     }
 
-    /** Removes every key file of the id, in every state; returns the states it was in. */
+    /** Which accepted minions have proved they sign; a pin goes when the key is deleted. */
+    public SigningPins signingPins() {
+        return signingPins;
+    }
+
+    /** Removes every key file of the id, in every state, and its signing pin; returns the states it was in. */
     public List<KeyState> delete(String id) {
+        signingPins.drop(id);
         List<KeyState> removed = new ArrayList<>();
         for (KeyState s : KeyState.values()) {
             try {

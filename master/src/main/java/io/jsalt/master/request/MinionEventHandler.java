@@ -27,10 +27,17 @@ public final class MinionEventHandler implements AesCommand {
 
     private final KeyStore keys;
     private final EventBus events;
+    private final MinionTrust trust;
 
     public MinionEventHandler(KeyStore keys, EventBus events) {
+        this(keys, events, null);
+    }
+
+    /** @param trust told of each minion's start event (its sign-in's last step); null: nobody is told */
+    public MinionEventHandler(KeyStore keys, EventBus events, MinionTrust trust) {
         this.keys = keys;
         this.events = events;
+        this.trust = trust;
     }
 
     @Override
@@ -41,13 +48,21 @@ public final class MinionEventHandler implements AesCommand {
             log.warn("event from {} refused: not proven by its accepted key", ev.id());
             return false;
         }
+        String startTag = "salt/minion/" + ev.id() + "/start";
+        boolean start = false;
         if (load.get("events") instanceof List<?> batch) {
             for (Object item : batch) {
                 Map<String, Object> m = Wire.asMap(item);
-                fire(ev.id(), Wire.optString(m, "tag", ""), m.get("data"));
+                String tag = Wire.optString(m, "tag", "");
+                start |= tag.equals(startTag);
+                fire(ev.id(), tag, m.get("data"));
             }
         } else {
+            start = startTag.equals(ev.tag());
             fire(ev.id(), ev.tag(), ev.data());
+        }
+        if (start && trust != null) {
+            trust.started(ev.id(), key.get(), load);
         }
         return true;
     }

@@ -6,6 +6,7 @@ import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobReturn;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.message.ReturnLoad;
 import java.security.PublicKey;
 import java.time.Instant;
@@ -13,16 +14,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code _return}: a job result from a minion. Salt takes a return for any id from any holder of the
- * session key; jsalt counts it only when it is signed by the accepted key of the minion it names, and
- * only once per (jid, id). Stored first, then fired as {@code salt/job/<jid>/ret/<id>}. A return whose jid
- * is {@code "req"} (salt-call) gets a master-issued jid and a stored one-minion job, and is answered
- * {@code {"jid": <jid>}} instead of {@code true}.
+ * session key; jsalt judges its signature by the trust policy ({@link MinionTrust}: signed by the accepted
+ * key of the minion it names, or unsigned from a minion that has never signed, then marked unverified),
+ * counts it only for a job the master issued and that targeted that minion, and only once per (jid, id).
+ * Stored first, then fired as {@code salt/job/<jid>/ret/<id>} with {@code verified}. A return whose jid
+ * is {@code "req"} (salt-call, a scheduled job) gets a master-issued jid and a stored one-minion job, and
+ * is answered {@code {"jid": <jid>}} instead of {@code true}.
  */
 public final class ReturnHandler implements AesCommand {
     private static final Logger log = LoggerFactory.getLogger(ReturnHandler.class);
@@ -31,14 +33,16 @@ public final class ReturnHandler implements AesCommand {
     private final JobCache jobs;
     private final EventBus events;
     private final Jids jids;
-    private final BooleanSupplier requireSignature;
+    private final MinionTrust trust;
+    private final TargetResolver targets;
 
-    public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, BooleanSupplier requireSignature) {
+    public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets) {
         this.keys = keys;
         this.jobs = jobs;
         this.events = events;
         this.jids = jids;
-        this.requireSignature = requireSignature;
+        this.trust = trust;
+        this.targets = targets;
     }
 
     @Override
@@ -49,17 +53,20 @@ public final class ReturnHandler implements AesCommand {
             log.warn("return for job {} refused: {} is not an accepted minion", ret.jid(), ret.id());
             return false;
         }
-        boolean signed = load.containsKey("sig");
-        if (signed && !ReturnLoad.signatureValid(load, key.get())) {
-            log.warn("return for job {} refused: not signed by the accepted key of {}", ret.jid(), ret.id());
-            return false;
-        }
-        if (!signed && requireSignature.getAsBoolean()) {
-            log.warn("return for job {} from {} refused: unsigned (require_minion_sign_messages is on; "
+        MinionTrust.Verdict verdict = trust.judge(ret.id(), key.get(), load);
+        switch (verdict) {
+            case BAD_SIGNATURE -> log.warn("return for job {} refused: not signed by the accepted key of {}", ret.jid(), ret.id());
+            case UNSIGNED_REQUIRED -> log.warn("return for job {} from {} refused: unsigned (require_minion_sign_messages is on; "
                     + "a salt-minion needs minion_sign_messages: True)", ret.jid(), ret.id());
+            case UNSIGNED_PINNED -> log.warn("return for job {} refused: unsigned, and {} signs its returns (delete its key"
+                    + " to forget that)", ret.jid(), ret.id());
+            default -> { }
+        }
+        if (!verdict.accepted()) {
             return false;
         }
-        boolean fresh = "req".equals(ret.jid()); // salt-call asks the master for a jid
+        boolean verified = verdict == MinionTrust.Verdict.VERIFIED;
+        boolean fresh = "req".equals(ret.jid()); // salt-call and scheduled jobs ask the master for a jid
         String jid = fresh ? jids.next() : ret.jid();
         if (!Jids.isValid(jid)) {
             log.warn("return from {} refused: malformed jid", ret.id());
@@ -67,16 +74,37 @@ public final class ReturnHandler implements AesCommand {
         }
         if (fresh) {
             storeCallerJob(jid, ret, load.get("user") instanceof String u && !u.isEmpty() ? u : "root");
+        } else if (!targeted(jid, ret.id())) {
+            return false;
         }
-        if (!jobs.saveReturn(new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now()))) {
+        if (!jobs.saveReturn(new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now(), verified))) {
             log.warn("duplicate return for job {} from {} ignored", jid, ret.id());
             return false;
         }
         Map<String, Object> event = new LinkedHashMap<>(load);
         event.remove("sig");
         event.put("jid", jid);
+        event.put("verified", verified);
         events.fire("salt/job/" + jid + "/ret/" + ret.id(), event);
         return fresh ? Map.of("jid", jid) : true;
+    }
+
+    /**
+     * A return counts only for a job the master issued that targeted that minion: listed when it was
+     * published, or reached by its target since (grains then unknown, or a minion accepted later).
+     */
+    private boolean targeted(String jid, String id) {
+        Optional<Job> job = jobs.job(jid);
+        if (job.isEmpty()) {
+            log.warn("return for job {} from {} refused: no such job was issued", jid, id);
+            return false;
+        }
+        Job j = job.get();
+        if ((j.minions() != null && j.minions().contains(id)) || targets.mayReach(j.tgtType(), j.tgt(), id)) {
+            return true;
+        }
+        log.warn("return for job {} from {} refused: that job did not target it", jid, id);
+        return false;
     }
 
     /**

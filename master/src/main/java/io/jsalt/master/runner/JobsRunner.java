@@ -127,6 +127,7 @@ public final class JobsRunner implements RunnerModule {
             one.put("return", r.ret());
             one.put("retcode", r.retcode());
             one.put("success", r.success());
+            one.put("verified", r.verified()); // jsalt's: false for a minion that does not sign (docs/interop.md)
             result.put(r.id(), one);
         }
         out.put("Result", result);

@@ -74,9 +74,8 @@ public final class TargetResolver {
         List<String> accepted = keys.list(KeyState.ACCEPTED);
         List<String> expected = new ArrayList<>();
         List<String> undecided = new ArrayList<>();
-        boolean idOnly = !matcher.type().mayNeedGrains();
         for (String id : accepted) {
-            Decision d = decide(matcher, idOnly, id);
+            Decision d = decide(matcher, id);
             if (d == Decision.MATCH) {
                 expected.add(id);
             } else if (d == Decision.UNKNOWN) {
@@ -99,12 +98,28 @@ public final class TargetResolver {
         Map<String, Object> groups = nodegroups.get();
         Target published = Nodegroups.expand(tgtType == null ? "glob" : tgtType, tgt, groups == null ? Map.of() : groups);
         TargetMatcher matcher = TargetMatcher.of(published.tgtType(), published.tgt());
-        return decide(matcher, !matcher.type().mayNeedGrains(), id) == Decision.MATCH;
+        return decide(matcher, id) == Decision.MATCH;
     }
 
-    /** A grain match on grains the minion did not sign can widen a target but never narrow it. */
-    private Decision decide(TargetMatcher matcher, boolean idOnly, String id) {
-        Map<String, Object> grains = idOnly ? null : data.grains(id).orElse(null);
+    /**
+     * Whether a job with this target may have reached the accepted minion {@code id}: it matches, or its
+     * grains are unknown (the job was published to it and it decided itself). For a return whose minion
+     * the job did not list when it was published (a late joiner, an undecided minion).
+     */
+    public boolean mayReach(String tgtType, Object tgt, String id) {
+        String type = tgtType == null ? "glob" : tgtType;
+        Map<String, Object> groups = nodegroups.get();
+        try {
+            Target published = Nodegroups.expand(type, tgt, groups == null ? Map.of() : groups);
+            return decide(TargetMatcher.of(published.tgtType(), published.tgt()), id) != Decision.NO_MATCH;
+        } catch (InvalidTargetException e) {
+            return false; // a stored target that no longer reads (e.g. a nodegroup removed since) reaches no one
+        }
+    }
+
+    /** Unsigned grains may put a minion in a target but never leave it out: such a no-match is unknown. */
+    private Decision decide(TargetMatcher matcher, String id) {
+        Map<String, Object> grains = matcher.type().mayNeedGrains() ? data.grains(id).orElse(null) : null;
         Decision d = matcher.decide(new MinionFacts(id, grains));
         if (d == Decision.NO_MATCH && grains != null && !data.grainsVerified(id)) {
             d = matcher.decide(new MinionFacts(id, null)) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;

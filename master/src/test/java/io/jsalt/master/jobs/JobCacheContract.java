@@ -110,6 +110,16 @@ abstract class JobCacheContract {
         assertThat(cache.returns(jid)).hasSize(200);
     }
 
+    @Test
+    void keepsWhetherEachReturnWasVerified() {
+        String jid = "20260101120000000077";
+        assertThat(cache.saveReturn(new JobReturn(jid, "signer", true, 0, true, T0, true))).isTrue();
+        assertThat(cache.saveReturn(new JobReturn(jid, "salt-minion", true, 0, true, T0, false))).isTrue();
+
+        assertThat(cache.returns(jid)).extracting(JobReturn::id, JobReturn::verified).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("signer", true), org.assertj.core.groups.Tuple.tuple("salt-minion", false));
+    }
+
     static Job job(String jid, Instant started) {
         return new Job(jid, "test.ping", List.of(), "*", "glob", "root", List.of("web1"), started);
     }

@@ -63,6 +63,29 @@ class SqliteJobCacheTest extends JobCacheContract {
     }
 
     @Test
+    void aFileFromBeforeReturnsWereMarkedVerifiedGainsTheColumnWithItsReturnsVerified() throws Exception {
+        cache.close();
+        Files.delete(cachedir.resolve("jobs.sqlite"));
+        try (var db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + cachedir.resolve("jobs.sqlite"));
+             var s = db.createStatement()) {
+            s.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+            s.execute("INSERT INTO schema_version (version) VALUES (1)");
+            s.execute("CREATE TABLE jobs (jid TEXT PRIMARY KEY, fun TEXT, arg BLOB, tgt BLOB, tgt_type TEXT,"
+                    + " user TEXT, minions BLOB, started_ns INTEGER NOT NULL)");
+            s.execute("CREATE TABLE returns (seq INTEGER PRIMARY KEY, jid TEXT NOT NULL, id TEXT NOT NULL, ret BLOB,"
+                    + " retcode INTEGER NOT NULL, success INTEGER NOT NULL, received_ns INTEGER NOT NULL, UNIQUE (jid, id))");
+            s.execute("INSERT INTO returns (jid, id, ret, retcode, success, received_ns)"
+                    + " VALUES ('20260101120000000001', 'web1', NULL, 0, 1, 0)");
+        }
+
+        cache = SqliteJobCache.open(cachedir);
+
+        assertThat(cache.returns("20260101120000000001")).singleElement().extracting(JobReturn::verified).isEqualTo(true);
+        assertThat(cache.saveReturn(new JobReturn("20260101120000000001", "web2", true, 0, true, Instant.now(), false))).isTrue();
+        assertThat(cache.returns("20260101120000000001")).extracting(JobReturn::verified).containsExactly(true, false);
+    }
+
+    @Test
     void theStoreItselfRefusesASecondReturnForTheSameJidAndId() throws Exception {
         String jid = "20260101120000000001";
         assertThat(cache.saveReturn(ret(jid, "web1", "first"))).isTrue();

@@ -168,6 +168,38 @@ class MinionEventHandlerTest {
         assertThat(events.all()).isEmpty();
     }
 
+    @Test
+    void aStartEventSignedAsASaltMinionSignsPinsTheMinion() {
+        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false));
+        Map<String, Object> load = new MinionEvent("web1", tok(web1), "salt/minion/web1/start", "Minion web1 started").toLoad();
+        load.put("sig", Rsa.sign(web1.getPrivate(), SaltPack.packBinType(load)));
+        load.put("_stamp", "2026-01-01T12:00:00.000001"); // the salt-minion's event bus adds it after signing
+
+        assertThat(withTrust.handle(wire(load), null)).isEqualTo(true);
+
+        assertThat(keys.signingPins().pinned("web1", web1.getPublic())).isTrue();
+    }
+
+    @Test
+    void anUnsignedStartEventLeavesTheMinionUnpinned() {
+        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false));
+
+        assertThat(withTrust.handle(event("web1", tok(web1), "salt/minion/web1/start", "started"), null)).isEqualTo(true);
+
+        assertThat(keys.signingPins().pinned("web1", web1.getPublic())).isFalse();
+    }
+
+    @Test
+    void aStartEventSignedByAnotherKeyPinsNothing() {
+        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false));
+        Map<String, Object> load = new MinionEvent("web1", tok(web1), "salt/minion/web1/start", "started").toLoad();
+        load.put("sig", Rsa.sign(web2.getPrivate(), SaltPack.packBinType(load)));
+
+        withTrust.handle(wire(load), null);
+
+        assertThat(keys.signingPins().pinned("web1", web1.getPublic())).isFalse();
+    }
+
     private static byte[] tok(KeyPair key) {
         return Rsa.x931PrivateEncrypt(key.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
     }

@@ -3,7 +3,9 @@ package io.jsalt.master.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.JobReturn;
 import io.jsalt.master.jobs.MemoryJobCache;
@@ -12,6 +14,8 @@ import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.support.RecordedEvents;
 import io.jsalt.master.support.SaltVectors;
 import io.jsalt.master.support.TestKeys;
+import io.jsalt.master.targeting.TargetResolver;
+import io.jsalt.crypto.Rsa;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.codec.WireException;
@@ -19,6 +23,7 @@ import io.jsalt.transport.event.EventFrame;
 import io.jsalt.transport.message.ReturnLoad;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +53,13 @@ class ReturnHandlerTest {
         keys.store(KeyState.ACCEPTED, "web2", TestKeys.pem(web2));
         EventBus bus = new EventBus();
         bus.addListener(events);
-        handler = new ReturnHandler(keys, jobs, bus, new Jids(), requireSignature::get);
+        handler = handlerOn(keys, bus);
+        jobs.saveJob(new Job(JID, "test.ping", List.of(), "web*", "glob", "root", List.of("web1", "web2"), Instant.now()));
+    }
+
+    private ReturnHandler handlerOn(KeyStore store, EventBus bus) {
+        return new ReturnHandler(store, jobs, bus, new Jids(), new MinionTrust(store, requireSignature::get),
+                new TargetResolver(store, new MinionDataCache(), Map.of()));
     }
 
     @AfterEach
@@ -101,12 +112,110 @@ class ReturnHandlerTest {
     }
 
     @Test
-    void takesAnUnsignedReturnWhenSignaturesAreNotRequired() {
+    void takesAnUnsignedReturnOfAMinionThatNeverSignedAsUnverified() {
         requireSignature.set(false);
 
         assertThat(handler.handle(wire(ret("web1", JID).toLoad()), null)).isEqualTo(true);
-        assertThat(jobs.returns(JID)).extracting(JobReturn::id).containsExactly("web1");
+        assertThat(jobs.returns(JID)).singleElement().satisfies(r -> {
+            assertThat(r.id()).isEqualTo("web1");
+            assertThat(r.verified()).isFalse();
+        });
         assertThat(events.tags()).containsExactly("salt/job/" + JID + "/ret/web1");
+        assertThat(events.all().get(0).data()).containsEntry("verified", false);
+    }
+
+    @Test
+    void aSignedReturnIsMarkedVerified() {
+        requireSignature.set(false);
+
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+
+        assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::verified).isEqualTo(true);
+        assertThat(events.all().get(0).data()).containsEntry("verified", true);
+    }
+
+    @Test
+    void aMinionThatSignedOnceIsPinnedAndItsUnsignedReturnsAreRefused() {
+        requireSignature.set(false);
+        String second = "20260101120000654321";
+        jobs.saveJob(new Job(second, "test.ping", List.of(), "web1", "glob", "root", List.of("web1"), Instant.now()));
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+
+        assertThat(handler.handle(wire(ret("web1", second).toLoad()), null)).isEqualTo(false);
+
+        assertThat(jobs.returns(second)).isEmpty();
+        assertThat(events.tags()).containsExactly("salt/job/" + JID + "/ret/web1");
+    }
+
+    @Test
+    void thePinSurvivesARestartOfTheMasterAndGoesWithTheDeletedKey() {
+        requireSignature.set(false);
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        String second = "20260101120000654321";
+        jobs.saveJob(new Job(second, "test.ping", List.of(), "web1", "glob", "root", List.of("web1"), Instant.now()));
+
+        KeyStore restarted = new KeyStore(pki);
+        ReturnHandler afterRestart = handlerOn(restarted, new EventBus());
+        assertThat(afterRestart.handle(wire(ret("web1", second).toLoad()), null)).as("still pinned").isEqualTo(false);
+
+        restarted.delete("web1");
+        restarted.store(KeyState.ACCEPTED, "web1", TestKeys.pem(web1));
+        assertThat(afterRestart.handle(wire(ret("web1", second).toLoad()), null)).as("the pin went with the key").isEqualTo(true);
+        assertThat(jobs.returns(second)).singleElement().extracting(JobReturn::verified).isEqualTo(false);
+    }
+
+    @Test
+    void aPinHoldsOnlyForTheKeyThatSigned() {
+        requireSignature.set(false);
+        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        keys.store(KeyState.ACCEPTED, "web1", TestKeys.pem(web2)); // replaced behind the master's back
+
+        assertThat(keys.signingPins().pinned("web1", web2.getPublic())).isFalse();
+        assertThat(keys.signingPins().pinned("web2", web2.getPublic())).isFalse();
+    }
+
+    @Test
+    void verifiesTheSignatureOfASaltMinionWhoseEventBusAddedAStampAfterSigning() {
+        requireSignature.set(false);
+        Map<String, Object> load = ret("web1", JID).toLoad();
+        load.put("sig", Rsa.sign(web1.getPrivate(), SaltPack.packBinType(load)));
+        load.put("_stamp", "2026-01-01T12:00:00.123456"); // salt/utils/event.py fire_event, after _send_req signed
+
+        assertThat(handler.handle(wire(load), null)).isEqualTo(true);
+
+        assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::verified).isEqualTo(true);
+    }
+
+    @Test
+    void refusesAReturnForAJidTheMasterNeverIssued() {
+        requireSignature.set(false);
+        String madeUp = "20250101120000000000";
+
+        assertThat(handler.handle(wire(ret("web1", madeUp).toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
+        assertThat(handler.handle(wire(ret("web1", madeUp).toLoad()), null)).isEqualTo(false);
+
+        assertThat(jobs.returns(madeUp)).isEmpty();
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void refusesAReturnForAJobThatDidNotTargetThatMinion() {
+        requireSignature.set(false);
+        String onlyWeb2 = "20260101120000777777";
+        jobs.saveJob(new Job(onlyWeb2, "test.ping", List.of(), "web2", "glob", "root", List.of("web2"), Instant.now()));
+
+        assertThat(handler.handle(wire(ret("web1", onlyWeb2).toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
+        assertThat(handler.handle(wire(ret("web1", onlyWeb2).toLoad()), null)).isEqualTo(false);
+
+        assertThat(jobs.returns(onlyWeb2)).isEmpty();
+    }
+
+    @Test
+    void takesAReturnFromAMinionTheJobsTargetReachesThoughItWasNotListed() {
+        String everyone = "20260101120000888888";
+        jobs.saveJob(new Job(everyone, "test.ping", List.of(), "*", "glob", "root", List.of("web2"), Instant.now()));
+
+        assertThat(handler.handle(wire(ret("web1", everyone).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
     }
 
     @Test
@@ -190,7 +299,7 @@ class ReturnHandlerTest {
         assertThat(handler.handle(wire(ret("ghost", "req").toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
 
         assertThat(events.all()).isEmpty();
-        assertThat(jobs.jobsBetween(null, null)).isEmpty();
+        assertThat(jobs.jobsBetween(null, null)).extracting(Job::jid).containsExactly(JID);
     }
 
     @Test
@@ -199,7 +308,7 @@ class ReturnHandlerTest {
         Object second = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
 
         assertThat(((Map<?, ?>) first).get("jid")).isNotEqualTo(((Map<?, ?>) second).get("jid"));
-        assertThat(jobs.jobsBetween(null, null)).hasSize(2);
+        assertThat(jobs.jobsBetween(null, null)).hasSize(3); // the setUp's job and these two
     }
 
     @Test
@@ -220,11 +329,12 @@ class ReturnHandlerTest {
     }
 
     @Test
-    void refusesTheUnsignedReturnOfARealSaltMinionUnlessSignaturesAreOptional() {
+    void refusesTheUnsignedReturnOfARealSaltMinionOnlyWhenSignaturesAreRequired() {
         keys.store(KeyState.ACCEPTED, "vector-minion", SaltVectors.minionPub());
         Map<String, Object> load = SaltVectors.aesRequestLoad("011-minion-to-master-job-return");
         load.remove("nonce"); // as the dispatcher does
         String jid = Wire.string(load, "jid");
+        jobs.saveJob(new Job(jid, "test.ping", List.of(), "*", "glob", "root", List.of("vector-minion"), Instant.now()));
 
         assertThat(handler.handle(new LinkedHashMap<>(load), null)).isEqualTo(false);
         requireSignature.set(false);
@@ -233,6 +343,7 @@ class ReturnHandlerTest {
         assertThat(jobs.returns(jid)).singleElement().satisfies(r -> {
             assertThat(r.id()).isEqualTo("vector-minion");
             assertThat(r.ret()).isEqualTo(true);
+            assertThat(r.verified()).isFalse();
         });
         assertThat(events.tags()).containsExactly("salt/job/" + jid + "/ret/vector-minion");
     }

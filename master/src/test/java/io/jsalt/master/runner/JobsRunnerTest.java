@@ -66,7 +66,7 @@ class JobsRunnerTest {
                 .containsEntry("Target-type", "glob").containsEntry("User", "root")
                 .containsEntry("StartTime", "2026, Nov 22 10:15:00.000001").containsEntry("Minions", List.of("db1"))
                 .containsEntry("Arguments", List.of("uptime", Map.of("__kwarg__", true, "cwd", "/")))
-                .containsEntry("Result", Map.of("db1", Map.of("return", "boom", "retcode", 1, "success", false)));
+                .containsEntry("Result", Map.of("db1", Map.of("return", "boom", "retcode", 1, "success", false, "verified", true)));
     }
 
     @Test
