@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
+import org.zeromq.ZMQException;
 
 /**
  * A SUB socket and its monitor, owned by a {@link SubscriptionLoop} thread shared with other subscriptions
@@ -37,6 +38,8 @@ final class ZmqSubscription implements Subscription {
     private final List<byte[]> topics;
     private final PublicationListener listener;
     private final SubscriptionLoop loop;
+    /** A publication frame declaring more gets the connection dropped before anything is allocated. */
+    private final long maxPublicationBytes;
     private final CountDownLatch connected = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
     private final String monitorEndpoint = "inproc://jsalt-sub-monitor-" + UUID.randomUUID();
@@ -51,15 +54,18 @@ final class ZmqSubscription implements Subscription {
     private long connectedAtNanos = -1;
     private long nextNudgeMs;
 
-    private ZmqSubscription(String endpoint, List<byte[]> topics, PublicationListener listener, SubscriptionLoop loop) {
+    private ZmqSubscription(String endpoint, List<byte[]> topics, PublicationListener listener, SubscriptionLoop loop,
+            long maxPublicationBytes) {
         this.endpoint = endpoint;
         this.topics = List.copyOf(topics);
         this.listener = listener;
         this.loop = loop;
+        this.maxPublicationBytes = maxPublicationBytes;
     }
 
-    static ZmqSubscription start(SubscriptionLoop loop, String endpoint, List<byte[]> topics, PublicationListener listener) {
-        ZmqSubscription s = new ZmqSubscription(endpoint, topics, listener, loop);
+    static ZmqSubscription start(SubscriptionLoop loop, String endpoint, List<byte[]> topics, PublicationListener listener,
+            long maxPublicationBytes) {
+        ZmqSubscription s = new ZmqSubscription(endpoint, topics, listener, loop, maxPublicationBytes);
         loop.add(s);
         return s;
     }
@@ -71,6 +77,9 @@ final class ZmqSubscription implements Subscription {
         Endpoints.prepareConnecting(sub);
         sub.setHandshakeIvl(Endpoints.SUBSCRIPTION_HANDSHAKE_IVL_MS);
         sub.setRcvHWM(100_000);
+        // the publisher is the master, or whoever stands between: its frame headers are not to be trusted
+        sub.setMaxMsgSize(maxPublicationBytes);
+        sub.setMsgAllocator(new FrameSizeGuard(endpoint));
         if (topics.isEmpty()) {
             sub.subscribe(new byte[0]);
         } else {
@@ -148,15 +157,27 @@ final class ZmqSubscription implements Subscription {
         return true;
     }
 
-    /** On the loop thread: the SUB socket is readable. */
+    /**
+     * On the loop thread: the SUB socket is readable. Whatever one publication throws (a listener's bug, or
+     * memory running out while it is copied) costs that publication and one log line: the subscription and
+     * the loop, which serves other subscriptions too, go on.
+     */
     void onReadable() {
         for (int i = 0; i < FRAMES_PER_TURN && !closed; i++) {
-            byte[] frame = sub.recv(ZMQ.DONTWAIT);
-            if (frame == null) {
-                return;
-            }
-            while (sub.hasReceiveMore()) {
-                frame = sub.recv(0); // [topic, payload] with zmq_filtering: keep the payload
+            byte[] frame;
+            try {
+                frame = sub.recv(ZMQ.DONTWAIT);
+                if (frame == null) {
+                    return;
+                }
+                while (sub.hasReceiveMore()) {
+                    frame = sub.recv(0); // [topic, payload] with zmq_filtering: keep the payload
+                }
+            } catch (ZMQException e) {
+                throw e; // the socket or its context is gone: the loop decides
+            } catch (RuntimeException | Error e) {
+                dropped(e);
+                continue;
             }
             deliver(frame);
         }
@@ -165,9 +186,13 @@ final class ZmqSubscription implements Subscription {
     private void deliver(byte[] payload) {
         try {
             listener.onPublication(payload);
-        } catch (RuntimeException e) {
-            log.warn("publication listener failed: {}", e.toString());
+        } catch (RuntimeException | Error e) {
+            dropped(e);
         }
+    }
+
+    private void dropped(Throwable e) {
+        log.warn("dropped a publication from {}: {}", endpoint, e.toString());
     }
 
     /** On the loop thread: closes the sockets; the subscription is gone from the loop. */
