@@ -108,6 +108,22 @@ final class SubscriptionLoop implements AutoCloseable {
             serveReadySockets();
         }
         nudgeIfAConnectionStalls();
+        if (reopenAbandoned()) {
+            rebuildPoller();
+        }
+    }
+
+    /** Reconnects the subscriptions whose connection JeroMQ dropped for good; true when any was. */
+    private boolean reopenAbandoned() {
+        long now = System.nanoTime();
+        boolean reopened = false;
+        for (ZmqSubscription s : active) {
+            if (!s.isClosed() && s.abandoned(now)) {
+                s.reopen(context);
+                reopened = true;
+            }
+        }
+        return reopened;
     }
 
     /** Applies queued additions and removals; true when the set of sockets changed. */

@@ -55,7 +55,7 @@ final class ZmqPublishServer implements PublishServer {
         this.pub = context.createSocket(SocketType.XPUB);
         pub.setLinger(0);
         pub.setSndHWM(100_000);
-        pub.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
+        pub.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort), MAX_SUBSCRIPTION_FRAME_BYTES));
         // subscribers only send (un)subscriptions, a flag byte and a topic; the XPUB adds each to a trie that
         // recurses once per byte (8,000 bytes overflow the thread's stack), so a longer frame gets the peer
         // dropped by the decoder before it reaches the trie. The handshake's READY command of a SUB (25 bytes)

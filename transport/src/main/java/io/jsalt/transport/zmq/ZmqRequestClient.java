@@ -171,7 +171,7 @@ final class ZmqRequestClient implements RequestClient {
             Endpoints.prepareConnecting(socket);
             socket.setHandshakeIvl(handshakeIvlMs);
             socket.setMaxMsgSize(maxReplyBytes);
-            socket.setMsgAllocator(new FrameSizeGuard(endpoint));
+            socket.setMsgAllocator(new FrameSizeGuard(endpoint, maxReplyBytes));
             socket.connect(endpoint);
         }
         return socket;

@@ -85,7 +85,8 @@ final class ZmqRequestServer implements RequestServer {
             routerSocket.setRouterMandatory(false);
             // anyone may connect here: a frame header declaring more than the limit gets its connection
             // dropped before anything is allocated, and the budget bounds what all connections hold at once
-            frameGuard = new FrameSizeGuard(Endpoints.tcp(host, requestedPort), budget, RequestLimits.UNBUDGETED_FRAME_BYTES);
+            frameGuard = new FrameSizeGuard(Endpoints.tcp(host, requestedPort), limits.maxRequestBytes(), budget,
+                    RequestLimits.UNBUDGETED_FRAME_BYTES);
             routerSocket.setMsgAllocator(frameGuard);
             routerSocket.setMaxMsgSize(limits.maxRequestBytes());
             workers.setLinger(0);

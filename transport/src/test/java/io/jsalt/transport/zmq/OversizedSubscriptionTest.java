@@ -69,6 +69,28 @@ class OversizedSubscriptionTest {
     }
 
     @Test
+    void aTopicSizeWithTheTopBitSetCannotSlipPastTheLimitAsItsLow32Bits() throws java.io.IOException {
+        PublishServer publisher = transport.bindPublisher(HOST, 0);
+        byte[] subscription = topicOf(8_001, 'c');
+        subscription[0] = 1;
+        try (RawZmtpPeer peer = RawZmtpPeer.handshaken(publisher.port(), "SUB")) {
+            // JeroMQ 0.6.0 compares this size as a negative long (below any limit), then keeps its low 32 bits
+            peer.sendHeader(0x8000_0000_0000_0000L | subscription.length, false);
+            peer.sendBytes(subscription);
+        }
+        List<String> received = new CopyOnWriteArrayList<>();
+        try (Subscription minion = transport.subscribe(HOST, publisher.port(), List.of(), p -> received.add(new String(p, US_ASCII)))) {
+            assertThat(minion.awaitConnected(WAIT)).isTrue();
+            await().atMost(WAIT).until(() -> {
+                publisher.publish("job".getBytes(US_ASCII));
+                return received.contains("job");
+            });
+        }
+        assertThat(publisher.isAlive()).isTrue();
+        publisher.close();
+    }
+
+    @Test
     void aFortyByteTopicIsTheLongestTheTrieTakes() {
         PublishServer publisher = transport.bindPublisher(HOST, 0);
         String longest = new String(Topics.ofMinion("web1"), US_ASCII);
