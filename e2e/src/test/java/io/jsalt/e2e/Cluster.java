@@ -134,7 +134,7 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** As {@link #startMinion}, but a {@code key: value} line replaces the default line of the same key. */
-    Process startMinionOverriding(String id, String... configLines) throws IOException {
+    public Process startMinionOverriding(String id, String... configLines) throws IOException {
         List<String> lines = defaultMinionLines(id);
         for (String line : configLines) {
             String key = line.substring(0, line.indexOf(':') + 1);
