@@ -75,8 +75,8 @@ class MinionConfigTest {
                 max_reply_size: 65536
                 """);
         assertThat(minion.frameLimits()).isEqualTo(new MinionConfig.FrameLimits(104_857_600, 65_536));
-        assertRefused("max_reply_size: 1024\n", "max_reply_size", "an integer");
-        assertRefused("max_publication_size: big\n", "max_publication_size", "an integer");
+        assertRefused("max_reply_size: 1024\n", "max_reply_size", "an integer >= 65536");
+        assertRefused("max_publication_size: big\n", "max_publication_size", "an integer >= 65536");
     }
 
     @Test
