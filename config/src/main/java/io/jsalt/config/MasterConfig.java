@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * @param nodegroups        {@code nodegroups}: name to a compound target string or a list of minion ids
  * @param fileRoots         {@code file_roots}: saltenv to the folders the file server reads, in order
  * @param fileBufferSize    {@code file_buffer_size}: bytes per {@code _serve_file} chunk
+ * @param requestPortLimits what the request port lets anyone who connects make it hold
  */
 public record MasterConfig(
         Path configDir,
@@ -65,7 +66,37 @@ public record MasterConfig(
         String masterJobCache,
         Map<String, Object> nodegroups,
         Map<String, List<Path>> fileRoots,
-        int fileBufferSize) {
+        int fileBufferSize,
+        RequestPortLimits requestPortLimits) {
+
+    /**
+     * Bounds on what clients of the request port make the master hold; anyone who can reach the port can
+     * connect, before any key is checked. A frame whose header declares more than {@code max_request_size}
+     * gets its connection dropped before anything is reserved; frames above 8 KiB are charged, from their
+     * header until a worker takes them, to one budget of {@code max_inflight_request_bytes} shared by all
+     * connections, and a frame that does not fit is refused (its request is never served; its client
+     * retries as after a timeout).
+     *
+     * @param maxRequestSize          {@code max_request_size}: bytes, the largest request frame (default 16 MiB)
+     * @param maxInflightRequestBytes {@code max_inflight_request_bytes}: bytes, at least max_request_size (default 64 MiB)
+     */
+    public record RequestPortLimits(int maxRequestSize, int maxInflightRequestBytes) {
+        public static final int DEFAULT_MAX_REQUEST_SIZE = 16 * 1_048_576;
+        public static final int DEFAULT_MAX_INFLIGHT_REQUEST_BYTES = 64 * 1_048_576;
+        /** Frames up to this size are not charged to the budget, so no limit may be below it. */
+        public static final int MIN_REQUEST_SIZE = 8 * 1_024;
+
+        static RequestPortLimits read(ConfigFile config) {
+            int maxRequest = config.integer("max_request_size", DEFAULT_MAX_REQUEST_SIZE, MIN_REQUEST_SIZE, Integer.MAX_VALUE);
+            int inflight = config.integer("max_inflight_request_bytes", DEFAULT_MAX_INFLIGHT_REQUEST_BYTES,
+                    MIN_REQUEST_SIZE, Integer.MAX_VALUE);
+            if (inflight < maxRequest) {
+                throw config.refuse("max_inflight_request_bytes",
+                        "at least max_request_size (" + maxRequest + "), or no request of that size could ever be taken");
+            }
+            return new RequestPortLimits(maxRequest, inflight);
+        }
+    }
 
     /**
      * Restarts of a dead component: after {@code component_restart_max} restarts within
@@ -100,6 +131,7 @@ public record MasterConfig(
         Objects.requireNonNull(logFile, "logFile");
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(masterJobCache, "masterJobCache");
+        Objects.requireNonNull(requestPortLimits, "requestPortLimits");
         nodegroups = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(nodegroups, "nodegroups")));
         fileRoots = Map.copyOf(Objects.requireNonNull(fileRoots, "fileRoots"));
     }
@@ -165,7 +197,8 @@ public record MasterConfig(
                 jobCache(config),
                 config.map("nodegroups"),
                 FileRoots.read(config, root),
-                config.integer("file_buffer_size", 262_144, 1_024, 64 * 1_048_576));
+                config.integer("file_buffer_size", 262_144, 1_024, 64 * 1_048_576),
+                RequestPortLimits.read(config));
     }
 
     /** {@code master_job_cache}, in any case; anything but a known cache is refused with the choices. */

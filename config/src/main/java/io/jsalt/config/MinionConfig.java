@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * @param cmdSafe                {@code cmd_safe}: true runs {@code cmd.*} commands without a shell unless a call says
  *                               {@code python_shell=True}; false (the default) runs them through {@code /bin/sh -c},
  *                               as Salt runs every call made from its command line
+ * @param frameLimits            the largest frames accepted from the master
  */
 public record MinionConfig(
         Path configDir,
@@ -72,7 +73,31 @@ public record MinionConfig(
         DaemonConfig daemon,
         Map<String, Object> schedule,
         Path extensionModules,
-        boolean cmdSafe) {
+        boolean cmdSafe,
+        FrameLimits frameLimits) {
+
+    /**
+     * The largest frames this minion accepts from its master (or from whoever stands in its place): a frame
+     * whose header declares more gets the connection dropped before anything is reserved, and the minion
+     * connects again.
+     *
+     * @param maxPublicationSize {@code max_publication_size}: bytes, the largest publication (a job; default
+     *                           32 MiB, twice the master's default max_request_size, which bounds a job's arguments)
+     * @param maxReplySize       {@code max_reply_size}: bytes, the largest reply to a request (default 16 MiB;
+     *                           the master's replies are small except file chunks of its file_buffer_size, and pillar)
+     */
+    public record FrameLimits(int maxPublicationSize, int maxReplySize) {
+        public static final int DEFAULT_MAX_PUBLICATION_SIZE = 32 * 1_048_576;
+        public static final int DEFAULT_MAX_REPLY_SIZE = 16 * 1_048_576;
+        /** Below this a sign-in reply (the master's public key and the encrypted session key) might not fit. */
+        public static final int MIN_FRAME_SIZE = 64 * 1_024;
+
+        static FrameLimits read(ConfigFile config) {
+            return new FrameLimits(
+                    config.integer("max_publication_size", DEFAULT_MAX_PUBLICATION_SIZE, MIN_FRAME_SIZE, Integer.MAX_VALUE),
+                    config.integer("max_reply_size", DEFAULT_MAX_REPLY_SIZE, MIN_FRAME_SIZE, Integer.MAX_VALUE));
+        }
+    }
 
     /** The name of the file inside the config folder. */
     public static final String FILE_NAME = "minion";
@@ -98,6 +123,7 @@ public record MinionConfig(
         schedule = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(schedule, "schedule")));
         Objects.requireNonNull(daemon, "daemon");
         Objects.requireNonNull(extensionModules, "extensionModules");
+        Objects.requireNonNull(frameLimits, "frameLimits");
     }
 
     /** Salt's minion grains file, {@code <configDir>/grains}: grains set by grains.setval and friends. */
@@ -175,7 +201,8 @@ public record MinionConfig(
                 DaemonConfig.read(config, root, config.string("sock_dir", DEFAULT_SOCK_DIR) + "/jsalt-minion.pid", logLevel),
                 config.map("schedule"),
                 config.path("extension_modules", root, cachedir.resolve("extmods").toString()),
-                config.bool("cmd_safe", false));
+                config.bool("cmd_safe", false),
+                FrameLimits.read(config));
     }
 
     private static String id(ConfigFile config) {

@@ -84,7 +84,25 @@ class MasterConfigTest {
                 3600, false, true, true, 5, false, 20, false,
                 new DaemonConfig(Path.of("/var/run/jsalt/jsalt-master.pid"), 10, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 5),
                 new MasterConfig.Supervision(5, 60, false), "memory", Map.of(),
-                Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144));
+                Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144,
+                new MasterConfig.RequestPortLimits(16 * 1_048_576, 64 * 1_048_576)));
+    }
+
+    @Test
+    void requestPortLimitsAreReadAndTheBudgetMustHoldTheLargestRequest() throws IOException {
+        MasterConfig master = load("""
+                max_request_size: 1048576
+                max_inflight_request_bytes: 8388608
+                """);
+        assertThat(master.requestPortLimits()).isEqualTo(new MasterConfig.RequestPortLimits(1_048_576, 8_388_608));
+
+        assertThatThrownBy(() -> load("""
+                max_request_size: 4194304
+                max_inflight_request_bytes: 1048576
+                """)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("max_inflight_request_bytes").hasMessageContaining("at least max_request_size");
+        assertThatThrownBy(() -> load("max_request_size: 100\n")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("max_request_size");
     }
 
     @Test

@@ -65,6 +65,18 @@ class MinionConfigTest {
         assertThat(minion.reconDefault()).isEqualTo(1000);
         assertThat(minion.reconMax()).isEqualTo(10000);
         assertThat(minion.reconRandomize()).isTrue();
+        assertThat(minion.frameLimits()).isEqualTo(new MinionConfig.FrameLimits(32 * 1_048_576, 16 * 1_048_576));
+    }
+
+    @Test
+    void frameLimitsAreReadByTheirKeysAndRefusedBelowWhatASignInNeeds() throws IOException {
+        MinionConfig minion = load("""
+                max_publication_size: 104857600
+                max_reply_size: 65536
+                """);
+        assertThat(minion.frameLimits()).isEqualTo(new MinionConfig.FrameLimits(104_857_600, 65_536));
+        assertRefused("max_reply_size: 1024\n", "max_reply_size", "an integer >= 65536");
+        assertRefused("max_publication_size: big\n", "max_publication_size", "an integer >= 65536");
     }
 
     @Test

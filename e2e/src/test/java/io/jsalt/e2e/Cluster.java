@@ -18,19 +18,19 @@ import java.util.concurrent.TimeUnit;
  * A master and minions as separate JVMs in a temp folder, on free loopback ports, driven through the
  * real command-line tools run as processes. Closing it kills every process it started.
  */
-final class Cluster implements AutoCloseable {
+public final class Cluster implements AutoCloseable {
     static final String CLASSPATH = System.getProperty("java.class.path");
     static final String JAVA = ProcessHandle.current().info().command().orElse("java");
 
-    final Path root;
-    final int publishPort;
-    final int retPort;
+    public final Path root;
+    public final int publishPort;
+    public final int retPort;
     private Process master;
     private boolean masterFullJit;
     private final Map<String, Process> minions = new LinkedHashMap<>();
     private final List<Process> all = new ArrayList<>();
 
-    Cluster(Path root) throws IOException {
+    public Cluster(Path root) throws IOException {
         this.root = root;
         this.publishPort = freePort();
         int ret = freePort();
@@ -48,7 +48,7 @@ final class Cluster implements AutoCloseable {
         return root.resolve("etc/jsalt/pki/master");
     }
 
-    Path masterLog() {
+    public Path masterLog() {
         return root.resolve("var/log/jsalt/master");
     }
 
@@ -56,11 +56,11 @@ final class Cluster implements AutoCloseable {
         return root.resolve("etc/jsalt/pki/" + id);
     }
 
-    Path minionLog(String id) {
+    public Path minionLog(String id) {
         return root.resolve("var/log/jsalt/" + id);
     }
 
-    void startMaster(String... extraConfigLines) throws IOException {
+    public void startMaster(String... extraConfigLines) throws IOException {
         List<String> lines = new ArrayList<>(List.of("root_dir: " + root, "interface: 127.0.0.1",
                 "publish_port: " + publishPort, "ret_port: " + retPort, "worker_threads: 2", "log_level: info", "timeout: 10"));
         lines.addAll(List.of(extraConfigLines));
@@ -70,7 +70,7 @@ final class Cluster implements AutoCloseable {
                 && Files.readString(masterLog()).contains("master up"));
     }
 
-    Process masterProcess() {
+    public Process masterProcess() {
         return master;
     }
 
@@ -78,7 +78,7 @@ final class Cluster implements AutoCloseable {
         stop(master);
     }
 
-    Process startMinion(String id, String... extraConfigLines) throws IOException {
+    public Process startMinion(String id, String... extraConfigLines) throws IOException {
         Path dir = root.resolve("conf/" + id);
         List<String> lines = defaultMinionLines(id);
         lines.addAll(List.of(extraConfigLines));
@@ -134,7 +134,7 @@ final class Cluster implements AutoCloseable {
     }
 
     /** As {@link #startMinion}, but a {@code key: value} line replaces the default line of the same key. */
-    Process startMinionOverriding(String id, String... configLines) throws IOException {
+    public Process startMinionOverriding(String id, String... configLines) throws IOException {
         List<String> lines = defaultMinionLines(id);
         for (String line : configLines) {
             String key = line.substring(0, line.indexOf(':') + 1);
@@ -147,7 +147,7 @@ final class Cluster implements AutoCloseable {
         return p;
     }
 
-    Process minion(String id) {
+    public Process minion(String id) {
         return minions.get(id);
     }
 
@@ -179,7 +179,7 @@ final class Cluster implements AutoCloseable {
         return new Result(p.exitValue(), new String(streams[0], StandardCharsets.UTF_8), new String(streams[1], StandardCharsets.UTF_8));
     }
 
-    Result jsalt(String... args) throws IOException, InterruptedException {
+    public Result jsalt(String... args) throws IOException, InterruptedException {
         return run("io.jsalt.cli.jsalt.JsaltCommand", withConfig(args));
     }
 
@@ -195,7 +195,7 @@ final class Cluster implements AutoCloseable {
         return full;
     }
 
-    record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr) {
         @Override
         public String toString() {
             return "exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
@@ -225,7 +225,7 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    static String read(Path file) {
+    public static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file) : "";
         } catch (IOException e) {

@@ -46,6 +46,7 @@ import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.targeting.TargetResolver;
+import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.Transport;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -195,7 +196,8 @@ public final class Master implements AutoCloseable {
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
         requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),
-                new RequestDispatcher(sessionKey, clear, aes), timings.rebindFor());
+                new RequestDispatcher(sessionKey, clear, aes), timings.rebindFor(), new RequestLimits(
+                        config.requestPortLimits().maxRequestSize(), config.requestPortLimits().maxInflightRequestBytes()));
         supervisor.add(requestPort, transport.name());
         addWorkers(config.workerThreads());
         TransportWatch watch = new TransportWatch(transport, requestPort, () -> host,

@@ -135,7 +135,7 @@ public final class Minion implements AutoCloseable {
                 java.util.Map.of("refresh_pillar", tellMaster)));
         List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), modules.current()::has)
                 .parse(config.schedule());
-        client = transport.connectRequestClient(config.master(), config.masterPort());
+        client = transport.connectRequestClient(config.master(), config.masterPort(), config.frameLimits().maxReplySize());
         Duration timeout = Duration.ofSeconds(config.authTimeout());
         signIn = new SignIn(config.id(), keyPair, new MasterKeyPin(config.pkiDir(), config.masterFinger()), client, timeout);
         channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
@@ -202,12 +202,23 @@ public final class Minion implements AutoCloseable {
             return;
         }
         SignInResult result;
-        synchronized (authLock) {
-            result = askToSignIn();
-            apply(result);
+        try {
+            synchronized (authLock) {
+                result = askToSignIn();
+                apply(result);
+            }
+        } catch (RuntimeException | Error e) {
+            // whatever one exchange throws (a reply too big for memory, a bug) costs that attempt, never the loop
+            log.warn("{}: sign-in attempt failed: {}", config.id(), e.toString());
+            queueSignIn(pacing.afterFailureMs());
+            return;
         }
         if (result instanceof SignInResult.Accepted) {
-            afterSignIn();
+            try {
+                afterSignIn();
+            } catch (RuntimeException | Error e) {
+                log.warn("{}: after signing in: {}", config.id(), e.toString());
+            }
         } else if (result instanceof SignInResult.Failed) {
             queueSignIn(pacing.afterFailureMs());
         } else if (result instanceof SignInResult.Rejected && !config.rejectedRetry()) {
@@ -287,7 +298,8 @@ public final class Minion implements AutoCloseable {
         List<byte[]> topics = config.zmqFiltering()
                 ? List.of(Topics.BROADCAST, Topics.ofMinion(config.id()))
                 : List.of(new byte[0], Topics.presenceOf(config.id()));
-        subscription = transport.subscribe(config.master(), publishPort, topics, jobs::onPublication);
+        subscription = transport.subscribe(config.master(), publishPort, topics, jobs::onPublication,
+                config.frameLimits().maxPublicationSize());
         subscription.connectionListener(new PublisherWatch());
         subscribedPort = publishPort;
     }

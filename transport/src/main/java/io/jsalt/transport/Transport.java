@@ -13,16 +13,38 @@ public interface Transport extends AutoCloseable {
         return new ZmqTransport();
     }
 
-    /** Binds a request server on {@code tcp://host:port} (port 0 picks a free one). */
+    /** Binds a request server on {@code tcp://host:port} (port 0 picks a free one), with the default limits. */
     RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler);
+
+    /**
+     * Binds a request server that holds its clients to {@code limits}. A transport that wraps another must
+     * pass the limits on; only one that has no sockets of its own may fall back on the defaults.
+     */
+    default RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits) {
+        return bindRequestServer(host, port, workers, handler);
+    }
 
     /** Binds a publisher on {@code tcp://host:port} (port 0 picks a free one). */
     PublishServer bindPublisher(String host, int port);
 
+    /** A request client that accepts replies of any size JeroMQ can hold (a tool talking to its own master). */
     RequestClient connectRequestClient(String host, int port);
 
-    /** Subscribes to a publisher; an empty topic list means every publication. */
+    /** A request client that drops its connection on a reply frame larger than {@code maxReplyBytes}. */
+    default RequestClient connectRequestClient(String host, int port, long maxReplyBytes) {
+        return connectRequestClient(host, port);
+    }
+
+    /**
+     * Subscribes to a publisher; an empty topic list means every publication. Publications larger than
+     * {@link ClientLimits#DEFAULT_MAX_PUBLICATION_BYTES} are refused.
+     */
     Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener);
+
+    /** As {@link #subscribe(String, int, List, PublicationListener)}, refusing publications larger than {@code maxPublicationBytes}. */
+    default Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener, long maxPublicationBytes) {
+        return subscribe(host, port, topics, listener);
+    }
 
     @Override
     void close();

@@ -4,6 +4,7 @@ import io.jsalt.transport.PublicationListener;
 import io.jsalt.transport.PublishServer;
 import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestHandler;
+import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
@@ -27,6 +28,11 @@ public final class BorrowedTransport implements Transport {
     }
 
     @Override
+    public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits) {
+        return owner.bindRequestServer(host, port, workers, handler, limits);
+    }
+
+    @Override
     public PublishServer bindPublisher(String host, int port) {
         return owner.bindPublisher(host, port);
     }
@@ -37,8 +43,19 @@ public final class BorrowedTransport implements Transport {
     }
 
     @Override
+    public RequestClient connectRequestClient(String host, int port, long maxReplyBytes) {
+        return owner.connectRequestClient(host, port, maxReplyBytes);
+    }
+
+    @Override
     public Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener) {
         return owner.subscribe(host, port, topics, listener);
+    }
+
+    @Override
+    public Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener,
+            long maxPublicationBytes) {
+        return owner.subscribe(host, port, topics, listener, maxPublicationBytes);
     }
 
     @Override

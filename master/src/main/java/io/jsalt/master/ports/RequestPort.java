@@ -2,6 +2,7 @@ package io.jsalt.master.ports;
 
 import io.jsalt.master.process.Service;
 import io.jsalt.transport.RequestHandler;
+import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,11 +20,19 @@ public final class RequestPort implements Service {
     private final IntSupplier workerThreads;
     private final RequestHandler handler;
     private final PortBinding binding;
+    private final RequestLimits limits;
     private volatile int port;
     private volatile RequestServer current;
 
     public RequestPort(TransportService transport, Supplier<String> host, int port, IntSupplier workerThreads,
             RequestHandler handler, Duration rebindFor) {
+        this(transport, host, port, workerThreads, handler, rebindFor, RequestLimits.DEFAULTS);
+    }
+
+    /** Holding every client to {@code limits} (max_request_size, max_inflight_request_bytes). */
+    public RequestPort(TransportService transport, Supplier<String> host, int port, IntSupplier workerThreads,
+            RequestHandler handler, Duration rebindFor, RequestLimits limits) {
+        this.limits = limits;
         this.transport = transport;
         this.host = host;
         this.port = port;
@@ -40,7 +49,7 @@ public final class RequestPort implements Service {
     @Override
     public void start() {
         RequestServer bound = binding.bind(() ->
-                transport.current().bindRequestServer(host.get(), port, workerThreads.getAsInt(), handler));
+                transport.current().bindRequestServer(host.get(), port, workerThreads.getAsInt(), handler, limits));
         port = bound.port();
         current = bound;
     }

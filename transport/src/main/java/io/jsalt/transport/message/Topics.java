@@ -12,6 +12,11 @@ import java.util.Set;
  */
 public final class Topics {
     public static final byte[] BROADCAST = "broadcast".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * The longest topic anyone subscribes to: Salt's sha1 hex of a minion id (40); {@code broadcast} (9), a
+     * jsalt presence topic (7) and the empty topic are shorter.
+     */
+    public static final int MAX_BYTES = 40;
 
     /** No publication topic starts with it: hex digits and {@code broadcast} do not. */
     private static final byte PRESENCE_MARK = (byte) 0xFF;

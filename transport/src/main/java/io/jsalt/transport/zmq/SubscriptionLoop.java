@@ -72,17 +72,12 @@ final class SubscriptionLoop implements AutoCloseable {
     private void run() {
         try {
             while (running) {
-                if (applyChanges()) {
-                    rebuildPoller();
+                try {
+                    turn();
+                } catch (Error e) {
+                    // memory ran short for a moment (a burst of big publications): the sockets are fine
+                    log.warn("subscription loop {}: {}", thread.getName(), e.toString());
                 }
-                if (active.isEmpty()) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(POLL_MS * 1_000_000L);
-                    continue;
-                }
-                if (poller.poll(POLL_MS) > 0) {
-                    serveReadySockets();
-                }
-                nudgeIfAConnectionStalls();
             }
         } catch (RuntimeException e) {
             // the context was closed under the loop (ETERM, a closed selector), or JeroMQ failed
@@ -99,6 +94,36 @@ final class SubscriptionLoop implements AutoCloseable {
             }
             running = false;
         }
+    }
+
+    private void turn() {
+        if (applyChanges()) {
+            rebuildPoller();
+        }
+        if (active.isEmpty()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(POLL_MS * 1_000_000L);
+            return;
+        }
+        if (poller.poll(POLL_MS) > 0) {
+            serveReadySockets();
+        }
+        nudgeIfAConnectionStalls();
+        if (reopenAbandoned()) {
+            rebuildPoller();
+        }
+    }
+
+    /** Reconnects the subscriptions whose connection JeroMQ dropped for good; true when any was. */
+    private boolean reopenAbandoned() {
+        long now = System.nanoTime();
+        boolean reopened = false;
+        for (ZmqSubscription s : active) {
+            if (!s.isClosed() && s.abandoned(now)) {
+                s.reopen(context);
+                reopened = true;
+            }
+        }
+        return reopened;
     }
 
     /** Applies queued additions and removals; true when the set of sockets changed. */
@@ -158,9 +183,10 @@ final class SubscriptionLoop implements AutoCloseable {
                 }
             } catch (ZMQException e) {
                 throw e;
-            } catch (RuntimeException e) {
-                log.error("subscription to {} stopped: {}", s.endpoint(), e.toString());
-                remove(s);
+            } catch (RuntimeException | Error e) {
+                // one subscription's trouble (its listener, a message too big for memory) costs one turn of
+                // it, never the subscription nor the others this thread serves
+                log.warn("subscription to {}: {}", s.endpoint(), e.toString());
             }
         }
     }

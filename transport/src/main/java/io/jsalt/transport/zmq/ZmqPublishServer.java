@@ -1,6 +1,7 @@
 package io.jsalt.transport.zmq;
 
 import io.jsalt.transport.PublishServer;
+import io.jsalt.transport.message.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +30,16 @@ final class ZmqPublishServer implements PublishServer {
 
     /** Queued by {@link #stop}: wakes the sender at once instead of at its next poll. */
     private static final Publication STOP = new Publication(null, null);
+    /** A subscription frame: the flag byte (1 subscribe, 0 cancel) and a topic of at most {@link Topics#MAX_BYTES}. */
+    static final int MAX_SUBSCRIPTION_FRAME_BYTES = 1 + Topics.MAX_BYTES;
+    /**
+     * Distinct topics the subscribers may hold at once: a minion holds one topic of its own (its presence
+     * topic or its sha1 topic) besides {@code ""} or {@code broadcast}, so this serves 131,070 minions. The
+     * XPUB keeps every topic in its trie (about 2.5 KiB for a random 40-byte one) and says nothing of which
+     * peer sent it, so a flood of made-up topics cannot be charged to its sender: past this number the
+     * publisher stops, and the master's supervisor binds a fresh one, dropping the flood with the trie.
+     */
+    static final int MAX_TOPICS = 131_072;
 
     private final LinkedBlockingQueue<Publication> queue = new LinkedBlockingQueue<>();
     /** The topics with at least one subscriber; written by the sender thread only, read by anyone. */
@@ -36,17 +47,22 @@ final class ZmqPublishServer implements PublishServer {
     private final ZContext context;
     private final ZMQ.Socket pub;
     private final int port;
+    private final int maxTopics;
     private final Thread sender;
     private volatile boolean running = true;
 
-    private ZmqPublishServer(ZContext context, String host, int requestedPort) {
+    private ZmqPublishServer(ZContext context, String host, int requestedPort, int maxTopics) {
         this.context = context;
+        this.maxTopics = maxTopics;
         this.pub = context.createSocket(SocketType.XPUB);
         pub.setLinger(0);
         pub.setSndHWM(100_000);
-        pub.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
-        // subscribers only send topic (un)subscriptions: a few bytes, never worth a large allocation
-        pub.setMaxMsgSize(64 * 1024);
+        pub.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort), MAX_SUBSCRIPTION_FRAME_BYTES));
+        // subscribers only send (un)subscriptions, a flag byte and a topic; the XPUB adds each to a trie that
+        // recurses once per byte (8,000 bytes overflow the thread's stack), so a longer frame gets the peer
+        // dropped by the decoder before it reaches the trie. The handshake's READY command of a SUB (25 bytes)
+        // is decoded under the same limit.
+        pub.setMaxMsgSize(MAX_SUBSCRIPTION_FRAME_BYTES);
         try {
             this.port = Endpoints.bind(pub, host, requestedPort);
         } catch (RuntimeException e) {
@@ -58,7 +74,12 @@ final class ZmqPublishServer implements PublishServer {
     }
 
     static ZmqPublishServer start(ZContext context, String host, int port) {
-        ZmqPublishServer server = new ZmqPublishServer(context, host, port);
+        return start(context, host, port, MAX_TOPICS);
+    }
+
+    /** With room for {@code maxTopics} distinct topics; for tests. */
+    static ZmqPublishServer start(ZContext context, String host, int port, int maxTopics) {
+        ZmqPublishServer server = new ZmqPublishServer(context, host, port, maxTopics);
         server.sender.start();
         return server;
     }
@@ -100,6 +121,10 @@ final class ZmqPublishServer implements PublishServer {
             }
             String topic = new String(frame, 1, frame.length - 1, StandardCharsets.ISO_8859_1);
             if (frame[0] == 1) {
+                if (subscribed.size() >= maxTopics) {
+                    throw new IllegalStateException("subscribers hold more than " + maxTopics
+                            + " distinct topics, more than any set of minions needs: a flood of made-up topics");
+                }
                 subscribed.add(topic);
             } else {
                 subscribed.remove(topic);

@@ -23,12 +23,15 @@ final class ZmqRequestClient implements RequestClient {
      */
     private static final long[] NUDGE_AFTER_MS = {20, 60, 150, 400, 1000};
     private static final long NUDGE_EVERY_MS = 500;
+    /** No reply size limit but JeroMQ's own. */
+    static final long ANY_SIZE = -1;
 
     private final ZContext context;
     private final String endpoint;
     private final IdleTimer idleTimer;
     private final PollerNudge nudge;
     private final int handshakeIvlMs;
+    private final long maxReplyBytes;
     private final ReentrantLock lock = new ReentrantLock();
     private ZMQ.Socket socket;
     /** Set by {@link #close} and by the transport closing; a request in flight then drops its socket itself. */
@@ -44,11 +47,21 @@ final class ZmqRequestClient implements RequestClient {
 
     /** With a handshake timer of {@code handshakeIvlMs} (0: none, so only the nudges end a stall; for tests). */
     ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer, PollerNudge nudge, int handshakeIvlMs) {
+        this(context, endpoint, idleTimer, nudge, handshakeIvlMs, ANY_SIZE);
+    }
+
+    /**
+     * Dropping the connection, before allocating anything, on a reply frame declaring more than
+     * {@code maxReplyBytes} ({@link #ANY_SIZE}: no limit but JeroMQ's); the request then times out.
+     */
+    ZmqRequestClient(ZContext context, String endpoint, IdleTimer idleTimer, PollerNudge nudge, int handshakeIvlMs,
+            long maxReplyBytes) {
         this.context = context;
         this.endpoint = endpoint;
         this.idleTimer = idleTimer;
         this.nudge = nudge;
         this.handshakeIvlMs = handshakeIvlMs;
+        this.maxReplyBytes = maxReplyBytes;
     }
 
     @Override
@@ -169,6 +182,8 @@ final class ZmqRequestClient implements RequestClient {
             socket = context.createSocket(SocketType.REQ);
             Endpoints.prepareConnecting(socket);
             socket.setHandshakeIvl(handshakeIvlMs);
+            socket.setMaxMsgSize(maxReplyBytes);
+            socket.setMsgAllocator(new FrameSizeGuard(endpoint, maxReplyBytes));
             socket.connect(endpoint);
         }
         return socket;

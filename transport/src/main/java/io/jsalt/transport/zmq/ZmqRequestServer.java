@@ -2,6 +2,7 @@ package io.jsalt.transport.zmq;
 
 import io.jsalt.transport.HealthProbe;
 import io.jsalt.transport.RequestHandler;
+import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -42,14 +43,11 @@ final class ZmqRequestServer implements RequestServer {
     private static final byte[] READY = {1};
     /** Worker to router: leaving; router to worker: nothing more will be sent to you. */
     private static final byte[] BYE = {2};
-    /**
-     * The largest request accepted, checked by the decoder before it allocates: anyone may connect to the
-     * request port, and a frame declaring gigabytes must not be allocated. A return is the largest legitimate
-     * request (cmd output is capped at 1 MiB by the minion).
-     */
-    static final long MAX_REQUEST_BYTES = 64L * 1024 * 1024;
-
     private final ZContext context;
+    private final RequestLimits limits;
+    /** What all client connections may hold together in frames larger than {@link RequestLimits#UNBUDGETED_FRAME_BYTES}. */
+    private final InflightBudget budget;
+    private FrameSizeGuard frameGuard;
     private final String backend = "inproc://jsalt-workers-" + UUID.randomUUID();
     private final RequestHandler handler;
     /** Guarded by {@code this}; index i is worker i. */
@@ -58,13 +56,20 @@ final class ZmqRequestServer implements RequestServer {
     private volatile boolean running = true;
     private volatile int port;
 
-    private ZmqRequestServer(ZContext context, RequestHandler handler) {
+    private ZmqRequestServer(ZContext context, RequestHandler handler, RequestLimits limits) {
         this.context = context;
         this.handler = handler;
+        this.limits = limits;
+        this.budget = new InflightBudget(limits.maxInflightBytes());
     }
 
     static ZmqRequestServer start(ZContext context, String host, int port, int workers, RequestHandler handler) {
-        ZmqRequestServer server = new ZmqRequestServer(context, handler);
+        return start(context, host, port, workers, handler, RequestLimits.DEFAULTS);
+    }
+
+    static ZmqRequestServer start(ZContext context, String host, int port, int workers, RequestHandler handler,
+            RequestLimits limits) {
+        ZmqRequestServer server = new ZmqRequestServer(context, handler, limits);
         server.startRouter(host, port);
         server.resize(workers);
         return server;
@@ -78,8 +83,12 @@ final class ZmqRequestServer implements RequestServer {
             routerSocket.setRcvHWM(100_000);
             routerSocket.setSndHWM(100_000);
             routerSocket.setRouterMandatory(false);
-            routerSocket.setMsgAllocator(new FrameSizeGuard(Endpoints.tcp(host, requestedPort)));
-            routerSocket.setMaxMsgSize(MAX_REQUEST_BYTES);
+            // anyone may connect here: a frame header declaring more than the limit gets its connection
+            // dropped before anything is allocated, and the budget bounds what all connections hold at once
+            frameGuard = new FrameSizeGuard(Endpoints.tcp(host, requestedPort), limits.maxRequestBytes(), budget,
+                    RequestLimits.UNBUDGETED_FRAME_BYTES);
+            routerSocket.setMsgAllocator(frameGuard);
+            routerSocket.setMaxMsgSize(limits.maxRequestBytes());
             workers.setLinger(0);
             port = Endpoints.bind(routerSocket, host, requestedPort);
             workers.bind(backend);
@@ -98,7 +107,7 @@ final class ZmqRequestServer implements RequestServer {
         poller.register(routerSocket, ZMQ.Poller.POLLIN);
         poller.register(workers, ZMQ.Poller.POLLIN);
         Deque<ByteBuffer> idle = new ArrayDeque<>();
-        Deque<List<byte[]>> queued = new ArrayDeque<>();
+        Deque<ClientMessage> queued = new ArrayDeque<>();
         try {
             while (running && !Thread.currentThread().isInterrupted()) {
                 if (poller.poll(POLL_MS) < 0) {
@@ -113,14 +122,16 @@ final class ZmqRequestServer implements RequestServer {
                     fromWorker(frames, workers, routerSocket, idle);
                 }
                 for (int i = 0; i < BATCH && poller.pollin(0); i++) {
-                    List<byte[]> frames = receiveWaiting(routerSocket);
-                    if (frames == null) {
+                    ClientMessage message = ClientMessage.receive(routerSocket);
+                    if (message == null) {
                         break;
                     }
-                    fromClient(frames, routerSocket, queued);
+                    fromClient(message, routerSocket, queued);
                 }
                 while (!idle.isEmpty() && !queued.isEmpty()) {
-                    sendAll(workers, idle.poll().array(), EMPTY, queued.poll());
+                    ClientMessage next = queued.poll();
+                    sendAll(workers, idle.poll().array(), EMPTY, next.frames());
+                    next.release();
                 }
             }
         } catch (RuntimeException e) {
@@ -177,20 +188,34 @@ final class ZmqRequestServer implements RequestServer {
         idle.add(worker);
     }
 
-    private void fromClient(List<byte[]> frames, ZMQ.Socket routerSocket, Deque<List<byte[]>> queued) {
+    /** Queues a well-formed request for a worker; anything else gives its bytes back to the budget at once. */
+    private void fromClient(ClientMessage message, ZMQ.Socket routerSocket, Deque<ClientMessage> queued) {
+        if (accept(message, routerSocket, queued.size())) {
+            queued.add(message);
+        } else {
+            message.release();
+        }
+    }
+
+    private boolean accept(ClientMessage message, ZMQ.Socket routerSocket, int waiting) {
+        List<byte[]> frames = message.frames();
+        if (message.refused()) {
+            log.debug("dropped a request on port {}: a frame of it did not fit max_inflight_request_bytes", port);
+            return false;
+        }
         if (frames.size() != 3 || frames.get(1).length != 0) {
             log.warn("dropped a malformed request on port {}: {} frames, not a REQ envelope", port, frames.size());
-            return;
+            return false;
         }
         if (HealthProbe.isProbe(frames.get(2))) {
             sendAll(routerSocket, frames.get(0), EMPTY, List.of(HealthProbe.answer()));
-            return;
+            return false;
         }
-        if (queued.size() >= MAX_QUEUED) {
-            log.warn("dropped a request on port {}: {} requests already wait for a worker", port, queued.size());
-            return;
+        if (waiting >= MAX_QUEUED) {
+            log.warn("dropped a request on port {}: {} requests already wait for a worker", port, waiting);
+            return false;
         }
-        queued.add(frames);
+        return true;
     }
 
     /** Sends {@code [address, delimiter, rest...]} as one message. */
@@ -219,6 +244,16 @@ final class ZmqRequestServer implements RequestServer {
     @Override
     public int port() {
         return port;
+    }
+
+    /** Bytes held now in frames charged to the in-flight budget; for tests. */
+    long inflightBytes() {
+        return budget.used();
+    }
+
+    /** Frames refused so far because the in-flight budget was spent; for tests. */
+    long refusedFrames() {
+        return frameGuard.refusedFrames();
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
+import org.zeromq.ZMQException;
 
 /**
  * A SUB socket and its monitor, owned by a {@link SubscriptionLoop} thread shared with other subscriptions
@@ -32,14 +33,17 @@ final class ZmqSubscription implements Subscription {
      * what is left.
      */
     private static final long[] NUDGE_AFTER_CONNECT_MS = {20, 60, 150, 400, 1000, 2000, 4000};
+    /** A dropped connection without a retry reported this long after is one JeroMQ gave up on. */
+    private static final long ABANDONED_AFTER_NANOS = 1_000_000_000L;
 
     private final String endpoint;
     private final List<byte[]> topics;
     private final PublicationListener listener;
     private final SubscriptionLoop loop;
+    /** A publication frame declaring more gets the connection dropped before anything is allocated. */
+    private final long maxPublicationBytes;
     private final CountDownLatch connected = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
-    private final String monitorEndpoint = "inproc://jsalt-sub-monitor-" + UUID.randomUUID();
     private volatile boolean closed;
     private volatile ConnectionListener connectionListener;
     // touched by the loop thread only
@@ -50,16 +54,21 @@ final class ZmqSubscription implements Subscription {
     /** When the current connection's TCP connect completed, while its handshake is awaited; else -1. */
     private long connectedAtNanos = -1;
     private long nextNudgeMs;
+    /** When the connection was dropped, until a retry (or a new connection) is reported; else -1. */
+    private long disconnectedAtNanos = -1;
 
-    private ZmqSubscription(String endpoint, List<byte[]> topics, PublicationListener listener, SubscriptionLoop loop) {
+    private ZmqSubscription(String endpoint, List<byte[]> topics, PublicationListener listener, SubscriptionLoop loop,
+            long maxPublicationBytes) {
         this.endpoint = endpoint;
         this.topics = List.copyOf(topics);
         this.listener = listener;
         this.loop = loop;
+        this.maxPublicationBytes = maxPublicationBytes;
     }
 
-    static ZmqSubscription start(SubscriptionLoop loop, String endpoint, List<byte[]> topics, PublicationListener listener) {
-        ZmqSubscription s = new ZmqSubscription(endpoint, topics, listener, loop);
+    static ZmqSubscription start(SubscriptionLoop loop, String endpoint, List<byte[]> topics, PublicationListener listener,
+            long maxPublicationBytes) {
+        ZmqSubscription s = new ZmqSubscription(endpoint, topics, listener, loop, maxPublicationBytes);
         loop.add(s);
         return s;
     }
@@ -71,12 +80,18 @@ final class ZmqSubscription implements Subscription {
         Endpoints.prepareConnecting(sub);
         sub.setHandshakeIvl(Endpoints.SUBSCRIPTION_HANDSHAKE_IVL_MS);
         sub.setRcvHWM(100_000);
+        // the publisher is the master, or whoever stands between: its frame headers are not to be trusted
+        sub.setMaxMsgSize(maxPublicationBytes);
+        sub.setMsgAllocator(new FrameSizeGuard(endpoint, maxPublicationBytes));
         if (topics.isEmpty()) {
             sub.subscribe(new byte[0]);
         } else {
             topics.forEach(sub::subscribe);
         }
-        sub.monitor(monitorEndpoint, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
+        // a new name each time: a closed socket's monitor endpoint may still be bound for a moment
+        String monitorEndpoint = "inproc://jsalt-sub-monitor-" + UUID.randomUUID();
+        sub.monitor(monitorEndpoint, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED
+                | ZMQ.EVENT_CONNECT_RETRIED | ZMQ.EVENT_CONNECT_DELAYED);
         monitor.connect(monitorEndpoint);
         sub.connect(endpoint);
     }
@@ -105,7 +120,10 @@ final class ZmqSubscription implements Subscription {
         }
         ConnectionListener l = connectionListener;
         try {
-            if (event.getEvent() == ZMQ.EVENT_CONNECTED) {
+            if (event.getEvent() == ZMQ.EVENT_CONNECT_RETRIED || event.getEvent() == ZMQ.EVENT_CONNECT_DELAYED) {
+                disconnectedAtNanos = -1;
+            } else if (event.getEvent() == ZMQ.EVENT_CONNECTED) {
+                disconnectedAtNanos = -1;
                 connectedAtNanos = System.nanoTime();
                 nextNudgeMs = NUDGE_AFTER_CONNECT_MS[0];
             } else if (event.getEvent() == ZMQ.EVENT_HANDSHAKE_PROTOCOL) {
@@ -117,6 +135,7 @@ final class ZmqSubscription implements Subscription {
                 }
             } else if (event.getEvent() == ZMQ.EVENT_DISCONNECTED) {
                 connectedAtNanos = -1;
+                disconnectedAtNanos = System.nanoTime();
                 // JeroMQ reports DISCONNECTED for attempts that never finished their handshake too (a
                 // publisher too busy to answer in time); nothing was lost then, and a minion told so would
                 // sign in again once connected, adding to the load that made it fail
@@ -148,15 +167,50 @@ final class ZmqSubscription implements Subscription {
         return true;
     }
 
-    /** On the loop thread: the SUB socket is readable. */
+    /**
+     * On the loop thread: whether the connection was dropped and JeroMQ will not make another. JeroMQ ends a
+     * connecting socket's session for good after a protocol error, such as a frame above the size limit
+     * (libzmq does the same): a rogue or on-path publisher would cut the minion off with one big frame. A
+     * connection lost any other way is followed at once by a retry event.
+     */
+    boolean abandoned(long nowNanos) {
+        return disconnectedAtNanos >= 0 && nowNanos - disconnectedAtNanos > ABANDONED_AFTER_NANOS;
+    }
+
+    /** On the loop thread: closes the sockets and opens new ones, which connect again. */
+    void reopen(ZContext context) {
+        log.info("connecting to {} again: the publisher's connection was dropped for breaking the protocol "
+                + "(a frame above {} bytes?)", endpoint, maxPublicationBytes);
+        closeSockets(context);
+        disconnectedAtNanos = -1;
+        connectedAtNanos = -1;
+        open(context);
+    }
+
+    /**
+     * On the loop thread: the SUB socket is readable. Whatever one publication throws (a listener's bug, or
+     * memory running out while it is copied) costs that publication and one log line: the subscription and
+     * the loop, which serves other subscriptions too, go on.
+     */
     void onReadable() {
         for (int i = 0; i < FRAMES_PER_TURN && !closed; i++) {
-            byte[] frame = sub.recv(ZMQ.DONTWAIT);
-            if (frame == null) {
-                return;
+            byte[] frame;
+            try {
+                frame = sub.recv(ZMQ.DONTWAIT);
+                if (frame == null) {
+                    return;
+                }
+                while (sub.hasReceiveMore()) {
+                    frame = sub.recv(0); // [topic, payload] with zmq_filtering: keep the payload
+                }
+            } catch (ZMQException e) {
+                throw e; // the socket or its context is gone: the loop decides
+            } catch (RuntimeException | Error e) {
+                dropped(e);
+                continue;
             }
-            while (sub.hasReceiveMore()) {
-                frame = sub.recv(0); // [topic, payload] with zmq_filtering: keep the payload
+            if (frame.length == 0) {
+                continue; // a frame refused for its size ({@link RefusedFrame}); no publication is empty
             }
             deliver(frame);
         }
@@ -165,13 +219,25 @@ final class ZmqSubscription implements Subscription {
     private void deliver(byte[] payload) {
         try {
             listener.onPublication(payload);
-        } catch (RuntimeException e) {
-            log.warn("publication listener failed: {}", e.toString());
+        } catch (RuntimeException | Error e) {
+            dropped(e);
         }
+    }
+
+    private void dropped(Throwable e) {
+        log.warn("dropped a publication from {}: {}", endpoint, e.toString());
     }
 
     /** On the loop thread: closes the sockets; the subscription is gone from the loop. */
     void release(ZContext context) {
+        try {
+            closeSockets(context);
+        } finally {
+            released.countDown();
+        }
+    }
+
+    private void closeSockets(ZContext context) {
         try {
             if (monitor != null) {
                 context.destroySocket(monitor);
@@ -182,7 +248,6 @@ final class ZmqSubscription implements Subscription {
         } finally {
             monitor = null;
             sub = null;
-            released.countDown();
         }
     }
 

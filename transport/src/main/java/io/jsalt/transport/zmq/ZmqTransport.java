@@ -1,9 +1,11 @@
 package io.jsalt.transport.zmq;
 
+import io.jsalt.transport.ClientLimits;
 import io.jsalt.transport.PublicationListener;
 import io.jsalt.transport.PublishServer;
 import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestHandler;
+import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
@@ -50,9 +52,14 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler) {
+        return bindRequestServer(host, port, workers, handler, RequestLimits.DEFAULTS);
+    }
+
+    @Override
+    public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits) {
         requireOpen();
         requestServers.removeIf(ZmqRequestServer::closed);
-        ZmqRequestServer server = ZmqRequestServer.start(context, host, port, workers, handler);
+        ZmqRequestServer server = ZmqRequestServer.start(context, host, port, workers, handler, limits);
         requestServers.add(server);
         return server;
     }
@@ -69,8 +76,14 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public RequestClient connectRequestClient(String host, int port) {
+        return connectRequestClient(host, port, ZmqRequestClient.ANY_SIZE);
+    }
+
+    @Override
+    public RequestClient connectRequestClient(String host, int port, long maxReplyBytes) {
         requireOpen();
-        ZmqRequestClient client = new ZmqRequestClient(context, Endpoints.tcp(host, port), idleTimer, nudge);
+        ZmqRequestClient client = new ZmqRequestClient(context, Endpoints.tcp(host, port), idleTimer, nudge,
+                Endpoints.HANDSHAKE_IVL_MS, maxReplyBytes);
         client.onClose(() -> clients.remove(client));
         clients.add(client);
         return client;
@@ -78,8 +91,15 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener) {
+        return subscribe(host, port, topics, listener, ClientLimits.DEFAULT_MAX_PUBLICATION_BYTES);
+    }
+
+    @Override
+    public Subscription subscribe(String host, int port, List<byte[]> topics, PublicationListener listener,
+            long maxPublicationBytes) {
         requireOpen();
-        return ZmqSubscription.start(subscriptionLoops.reserve(), Endpoints.tcp(host, port), topics, listener);
+        return ZmqSubscription.start(subscriptionLoops.reserve(), Endpoints.tcp(host, port), topics, listener,
+                maxPublicationBytes);
     }
 
     private void requireOpen() {
