@@ -39,6 +39,7 @@ final class HostileSubscriber implements AutoCloseable {
             ZMQ.Socket sub = context.createSocket(SocketType.SUB);
             sub.setLinger(0);
             sub.setReconnectIVL(50);
+            sub.setHandshakeIvl(Endpoints.HANDSHAKE_IVL_MS); // a handshake that stalls (JeroMQ) is retried, as every jsalt SUB does
             sub.connect(endpoint);
             ZMQ.Poller poller = context.createPoller(1);
             poller.register(sub, ZMQ.Poller.POLLIN);
