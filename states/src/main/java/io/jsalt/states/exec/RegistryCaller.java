@@ -14,11 +14,11 @@ import java.util.Map;
  * Calls the minion's execution modules for templates and states (Salt's {@code __salt__}), inside the job that runs
  * the state, so that commands started by states show in the job's proc record and die with it.
  */
-final class RegistryCaller implements FunctionCaller {
+public final class RegistryCaller implements FunctionCaller {
     private final ModuleRegistry registry;
     private final JobControl job;
 
-    RegistryCaller(ModuleRegistry registry, JobControl job) {
+    public RegistryCaller(ModuleRegistry registry, JobControl job) {
         this.registry = registry;
         this.job = job;
     }
