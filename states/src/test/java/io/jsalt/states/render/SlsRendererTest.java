@@ -112,6 +112,20 @@ class SlsRendererTest {
     }
 
     @Test
+    void pythonStyleDictMethodsWorkOnSaltsData() {
+        Map<String, Object> data = render("""
+                a:
+                  test.nop:
+                    - os: {{ grains.get('os') }}
+                    - missing: {{ grains.get('nope', 'fallback') }}
+                    - keys: "{% for k, v in grains.items() %}{{ k }}={{ v|join(',') if v is iterable and v is not string else v }};{% endfor %}"
+                    - json: '{{ grains.roles|tojson }}'
+                """);
+        assertThat(data.get("a").toString()).contains("os=Debian", "missing=fallback", "os=Debian;", "roles=web,db;",
+                "json=[\"web\",\"db\"]");
+    }
+
+    @Test
     void anUnknownRendererIsRefusedByName() {
         assertThatThrownBy(() -> render("#!mako|yaml\na: 1\n")).hasMessageContaining("Renderer 'mako'");
     }
