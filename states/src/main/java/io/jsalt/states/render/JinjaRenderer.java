@@ -42,6 +42,9 @@ public final class JinjaRenderer {
         variables.putAll(extra);
         Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false).build());
         jinjava.setResourceLocator(new Locator(files, context.saltenv()));
+        DataFilters.all().forEach(jinjava.getGlobalContext()::registerFilter);
+        jinjava.getGlobalContext().registerTag(new ImportDataTag("yaml"));
+        jinjava.getGlobalContext().registerTag(new ImportDataTag("json"));
         RenderResult result;
         try {
             result = jinjava.renderForResult(template, variables);

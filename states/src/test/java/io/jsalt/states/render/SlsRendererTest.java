@@ -126,6 +126,32 @@ class SlsRendererTest {
     }
 
     @Test
+    void importYamlAndImportJsonAndSaltsDataFiltersWork() throws Exception {
+        Files.createDirectories(root.resolve("web"));
+        Files.writeString(root.resolve("web/defaults.yaml"), "port: 81\nusers: [a, b]\n");
+        Files.writeString(root.resolve("web/extra.json"), "{\"debug\": true}");
+        Map<String, Object> data = render("""
+                {% import_yaml 'web/defaults.yaml' as defaults %}
+                {% import_json 'salt://web/extra.json' as extra %}
+                a:
+                  test.nop:
+                    - port: {{ defaults.port }}
+                    - users: {{ defaults.users|yaml }}
+                    - debug: {{ extra.debug }}
+                    - text: '{{ {"k": [1, "x"]}|json }}'
+                    - loaded: {{ ("{x: 5}"|load_yaml).x }}
+                """);
+        assertThat(data.get("a").toString()).contains("port=81", "users=[a, b]", "debug=true",
+                "text={\"k\": [1, \"x\"]}", "loaded=5");
+    }
+
+    @Test
+    void importYamlOfAMissingFileIsARenderError() {
+        assertThatThrownBy(() -> render("{% import_yaml 'nope.yaml' as x %}\na: 1\n"))
+                .isInstanceOf(RenderException.class).hasMessageContaining("nope.yaml");
+    }
+
+    @Test
     void anUnknownRendererIsRefusedByName() {
         assertThatThrownBy(() -> render("#!mako|yaml\na: 1\n")).hasMessageContaining("Renderer 'mako'");
     }
