@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code cmd.mod_watch}).
  */
 public final class CmdStates {
-    private static final List<String> RUN_ARGS = List.of("unless", "onlyif", "creates", "cwd", "env", "shell",
+    private static final List<String> RUN_ARGS = List.of("unless", "onlyif", "creates", "cwd", "env", "shell", "runas",
             "stateful", "output_loglevel", "timeout");
 
     private CmdStates() {
@@ -37,14 +37,16 @@ public final class CmdStates {
                 return StateResult.ok("onlyif condition is false");
             }
         }
-        for (String check : call.strings("unless")) {
-            if (retcode(call, check, cwd) == 0) {
-                return StateResult.ok("unless condition is true");
-            }
+        // Salt: the state runs as soon as one unless command fails; it is skipped only when all succeed
+        List<String> unless = call.strings("unless");
+        if (!unless.isEmpty() && unless.stream().allMatch(check -> retcode(call, check, cwd) == 0)) {
+            return StateResult.ok("unless condition is true");
         }
         List<String> creates = call.strings("creates");
         if (!creates.isEmpty() && creates.stream().allMatch(p -> Files.exists(Path.of(p)))) {
-            return StateResult.ok("All files in creates exist");
+            // Salt's two wordings: one path, or a list of them
+            return StateResult.ok(call.args().get("creates") instanceof List<?> ? "All files in creates exist"
+                    : creates.get(0) + " exists");
         }
         if (call.test()) {
             return StateResult.wouldChange(Map.of(), "Command \"" + call.name() + "\" would have been executed");
@@ -61,7 +63,9 @@ public final class CmdStates {
     }
 
     private static int retcode(StateCall call, String command, String cwd) {
-        Object code = call.salt().call("cmd.retcode", List.of(command), options(call, cwd));
+        Map<String, Object> kwargs = options(call, cwd);
+        kwargs.put("ignore_retcode", true); // a failing check is an answer, not an error (Salt passes it too)
+        Object code = call.salt().call("cmd.retcode", List.of(command), kwargs);
         if (!(code instanceof Number n)) {
             throw new StatesException("cmd.retcode returned " + code + " for '" + command + "'");
         }
@@ -74,7 +78,7 @@ public final class CmdStates {
         if (cwd != null) {
             kwargs.put("cwd", cwd);
         }
-        for (String key : List.of("env", "shell", "output_loglevel", "timeout")) {
+        for (String key : List.of("env", "shell", "runas", "output_loglevel", "timeout")) {
             if (call.args().containsKey(key)) {
                 kwargs.put(key, call.args().get(key));
             }

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 /** Salt's {@code file} states: {@code managed}, {@code directory}, {@code absent}. */
 public final class FileStates {
     private static final List<String> MANAGED_ARGS = List.of("source", "contents", "template", "mode", "makedirs",
-            "context", "defaults", "saltenv", "dir_mode", "show_changes");
+            "context", "defaults", "saltenv", "show_changes");
 
     private FileStates() {
     }

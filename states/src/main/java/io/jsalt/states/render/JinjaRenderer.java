@@ -10,8 +10,10 @@ import io.jsalt.states.files.StateFiles;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -21,6 +23,7 @@ import java.util.stream.Collectors;
  */
 public final class JinjaRenderer {
     private final StateFiles files;
+    private final Map<String, Jinjava> engines = new ConcurrentHashMap<>();
 
     public JinjaRenderer(StateFiles files) {
         this.files = files;
@@ -40,11 +43,8 @@ public final class JinjaRenderer {
     public String render(String template, RenderContext context, Map<String, Object> extra) {
         Map<String, Object> variables = new LinkedHashMap<>(context.variables());
         variables.putAll(extra);
-        Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false).build());
-        jinjava.setResourceLocator(new Locator(files, context.saltenv()));
-        DataFilters.all().forEach(jinjava.getGlobalContext()::registerFilter);
-        jinjava.getGlobalContext().registerTag(new ImportDataTag("yaml"));
-        jinjava.getGlobalContext().registerTag(new ImportDataTag("json"));
+        Jinjava jinjava = engines.computeIfAbsent(context.saltenv(), this::engine);
+        UnknownFilters.check(template, name -> jinjava.getGlobalContext().getFilter(name) != null, context.path());
         RenderResult result;
         try {
             result = jinjava.renderForResult(template, variables);
@@ -52,13 +52,36 @@ public final class JinjaRenderer {
             throw new RenderException("Jinja error in " + context.path() + ": " + e.getMessage(), e);
         }
         String errors = result.getErrors().stream()
-                .filter(e -> e.getSeverity() == TemplateError.ErrorType.FATAL)
+                .filter(JinjaRenderer::failsTheRender)
                 .map(JinjaRenderer::describe)
                 .collect(Collectors.joining("; "));
         if (!errors.isEmpty()) {
             throw new RenderException("Jinja error in " + context.path() + ": " + errors);
         }
         return result.getOutput();
+    }
+
+    /** One engine per saltenv (its includes read from there), built once: setting one up costs more than a render. */
+    private Jinjava engine(String saltenv) {
+        Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false).build());
+        jinjava.setResourceLocator(new Locator(files, saltenv));
+        DataFilters.all().forEach(jinjava.getGlobalContext()::registerFilter);
+        jinjava.getGlobalContext().registerTag(new ImportDataTag("yaml"));
+        jinjava.getGlobalContext().registerTag(new ImportDataTag("json"));
+        return jinjava;
+    }
+
+    /**
+     * Jinjava's fatal errors, and the unknown filters, tags, functions and tests it only warns about (Jinja2
+     * refuses them). An unknown variable or property is not one: it renders empty, as Jinja2's Undefined.
+     */
+    private static boolean failsTheRender(TemplateError error) {
+        if (error.getSeverity() == TemplateError.ErrorType.FATAL) {
+            return true;
+        }
+        return error.getReason() == TemplateError.ErrorReason.UNKNOWN
+                && EnumSet.of(TemplateError.ErrorItem.FILTER, TemplateError.ErrorItem.TAG,
+                        TemplateError.ErrorItem.FUNCTION, TemplateError.ErrorItem.EXPRESSION_TEST).contains(error.getItem());
     }
 
     private static String describe(TemplateError error) {

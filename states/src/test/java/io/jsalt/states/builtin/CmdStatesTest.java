@@ -41,9 +41,13 @@ class CmdStatesTest {
                 .isEqualTo("onlyif condition is false");
         Files.writeString(work.resolve("exists"), "");
         assertThat(CmdStates.run(call(root, false, cmd, "creates", work.resolve("exists").toString())).comment())
+                .isEqualTo(work.resolve("exists") + " exists");
+        assertThat(CmdStates.run(call(root, false, cmd, "creates", list(work.resolve("exists").toString()))).comment())
                 .isEqualTo("All files in creates exist");
+        assertThat(CmdStates.run(call(root, false, cmd, "creates", list(work.resolve("exists").toString(),
+                work.resolve("missing").toString()), "onlyif", "false")).comment()).isEqualTo("onlyif condition is false");
         assertThat(Files.exists(marker)).isFalse();
-        assertThat(CmdStates.run(call(root, false, cmd, "unless", "false", "onlyif", "true")).result()).isTrue();
+        assertThat(CmdStates.run(call(root, false, cmd, "unless", list("true", "false"), "onlyif", "true")).result()).isTrue();
         assertThat(Files.exists(marker)).isTrue();
     }
 

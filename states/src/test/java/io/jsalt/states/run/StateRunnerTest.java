@@ -138,7 +138,7 @@ class StateRunnerTest {
                 """.formatted(marker, root.resolve("a.sls")), false);
         // creates names an existing file, so a plain run would skip; mod_watch still checks creates as Salt does
         assertThat(entry(ret, "cmd_|-restart_|-touch " + marker + "_|-run").get("comment"))
-                .isEqualTo("All files in creates exist");
+                .isEqualTo(root.resolve("a.sls") + " exists");
         Map<String, Object> again = run("""
                 changed:
                   test.succeed_with_changes: []
@@ -168,6 +168,12 @@ class StateRunnerTest {
         assertThat(entry(ret, "cmd_|-cmd_|-touch " + marker + "_|-run")).containsEntry("result", null);
         assertThat(Files.exists(marker)).isFalse();
         assertThat(StateRunner.failed(ret)).isFalse();
+    }
+
+    @Test
+    void anUnknownJinjaFilterIsRefused() {
+        assertThatThrownBy(() -> run("x:\n  test.nop:\n    - v: {{ 'a'|no_such_filter }}\n", false))
+                .hasMessageContaining("no_such_filter").hasMessageContaining("a.sls: line 3");
     }
 
     @Test
