@@ -26,6 +26,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Salt's {@code state} execution module: compiles SLS files from the master's file server and applies them on
@@ -36,18 +39,19 @@ import java.util.Map;
 public final class StateModule implements ExecutionModule {
     /** Salt's EX_STATE_FAILURE. */
     static final int RETCODE_STATE_FAILED = 2;
+    /** Keywords of the run itself, not arguments of a state function. */
+    private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent");
 
     @SaltFunction(doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
-            + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv.\n\n"
+            + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, queue=True, concurrent=True.\n\n"
             + "CLI Example: salt '*' state.apply web,db test=True")
     public CallResult apply(@Arg(value = "mods", defaultValue = Arg.NULL) Object mods, @KwArgs Map<String, Object> kwargs,
             ModuleContext context, FunctionCatalog catalog, JobControl job) {
-        Run run = new Run(context, catalog, job, kwargs);
-        List<String> names = names(mods);
-        if (names.isEmpty()) {
-            return run.highstate();
-        }
-        return run.apply(names);
+        return guarded("state.apply", kwargs, job, () -> {
+            Run run = new Run(context, catalog, job, kwargs);
+            List<String> names = names(mods);
+            return names.isEmpty() ? run.highstate() : run.apply(names);
+        });
     }
 
     @SaltFunction(doc = "Apply the named SLS files (comma-separated or a list). Keywords: test=True, saltenv.\n\n"
@@ -58,14 +62,14 @@ public final class StateModule implements ExecutionModule {
         if (names.isEmpty()) {
             throw new CommandExecutionException("state.sls needs the name of at least one SLS");
         }
-        return new Run(context, catalog, job, kwargs).apply(names);
+        return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).apply(names));
     }
 
     @SaltFunction(doc = "Apply the highstate: the SLS files top.sls gives this minion (glob targets only).\n\n"
             + "CLI Example: salt '*' state.highstate test=True")
     public CallResult highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
-        return new Run(context, catalog, job, kwargs).highstate();
+        return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).highstate());
     }
 
     @SaltFunction(doc = "Show the state calls the named SLS files compile to, in execution order, without running "
@@ -91,9 +95,37 @@ public final class StateModule implements ExecutionModule {
         }
         Run run = new Run(context, catalog, job, kwargs);
         Map<String, Object> args = new LinkedHashMap<>(kwargs);
-        args.keySet().removeIf(k -> k.startsWith("__pub") || k.equals("test") || k.equals("saltenv"));
+        args.keySet().removeIf(k -> k.startsWith("__pub") || RUN_KEYWORDS.contains(k));
         StateChunk chunk = new StateChunk(name, "", fun.substring(0, dot), fun.substring(dot + 1), name, 1, args, List.of());
-        return run.execute(ExecutionPlan.single(chunk));
+        return guarded("state.single", kwargs, job, () -> run.execute(ExecutionPlan.single(chunk)));
+    }
+
+    /**
+     * Runs {@code body} once no other state run is going on (Salt's {@code _check_queue}): refused with Salt's
+     * message and retcode 1 while another runs, unless {@code queue=True} (wait) or {@code concurrent=True}.
+     */
+    private static CallResult guarded(String fun, Map<String, Object> kwargs, JobControl job, Supplier<CallResult> body) {
+        if (Run.truthy(kwargs.get("concurrent"))) {
+            return body.get();
+        }
+        StateRunGuard.Turn turn;
+        if (Run.truthy(kwargs.get("queue"))) {
+            try {
+                turn = StateRunGuard.MINION.await(fun, job.jid());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CommandExecutionException("the queued state run was stopped before its turn");
+            }
+        } else {
+            Optional<StateRunGuard.Turn> now = StateRunGuard.MINION.tryEnter(fun, job.jid());
+            if (now.isEmpty()) {
+                return CallResult.failed(List.of(StateRunGuard.MINION.conflictMessage()), ModuleRegistry.RETCODE_ERROR);
+            }
+            turn = now.get();
+        }
+        try (turn) {
+            return body.get();
+        }
     }
 
     /** "web,db", ["web", "db"] or null. */
@@ -181,7 +213,7 @@ public final class StateModule implements ExecutionModule {
             return StateRunner.failed(ret) ? CallResult.withRetcode(ret, RETCODE_STATE_FAILED) : CallResult.ok(ret);
         }
 
-        private static boolean truthy(Object value) {
+        static boolean truthy(Object value) {
             return value instanceof Boolean b ? b : value != null && String.valueOf(value).equalsIgnoreCase("true");
         }
     }

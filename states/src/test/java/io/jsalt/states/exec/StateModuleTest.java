@@ -166,6 +166,43 @@ class StateModuleTest {
     }
 
     @Test
+    void aSecondRunIsRefusedWhileOneRunsUnlessQueuedOrConcurrent() throws Exception {
+        Path release = target.resolve("release");
+        write("slow.sls", "wait:\n  cmd.run:\n    - name: while [ ! -f " + release + " ]; do sleep 0.05; done\n");
+        write("quick.sls", "quick:\n  test.nop: []\n");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<CallResult> slow = pool.submit(() -> registry.call("state.sls", List.of("slow")));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> StateRunGuard.MINION.tryEnter("probe", "").map(turn -> {
+                        turn.close();
+                        return false;
+                    }).orElse(true));
+            CallResult refused = registry.call("state.sls", List.of("quick"));
+            assertThat(refused.retcode()).isEqualTo(1);
+            assertThat((List<?>) refused.ret()).singleElement().asString()
+                    .startsWith("The function \"state.sls\" is running as PID " + ProcessHandle.current().pid());
+            CallResult concurrent = registry.call("state.sls", List.of("quick", kw("concurrent", true)));
+            assertThat(concurrent.retcode()).as(concurrent.toString()).isZero();
+            java.util.concurrent.Future<CallResult> queued = pool.submit(() ->
+                    registry.call("state.sls", List.of("quick", kw("queue", true))));
+            assertThat(queued.isDone()).isFalse();
+            Files.writeString(release, "");
+            assertThat(slow.get(30, java.util.concurrent.TimeUnit.SECONDS).retcode()).isZero();
+            assertThat(queued.get(30, java.util.concurrent.TimeUnit.SECONDS).retcode()).isZero();
+        } finally {
+            Files.writeString(release, "");
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void jidTimeIsSaltsFormat() {
+        assertThat(StateRunGuard.jidTime("20261125000102123456")).isEqualTo("2026, Nov 25 00:01:02.123456");
+        assertThat(StateRunGuard.jidTime("")).isEmpty();
+    }
+
+    @Test
     void singleRunsOneStateFunction() {
         Path file = target.resolve("single");
         CallResult r = registry.call("state.single", List.of("file.managed", kw("name", file.toString(), "contents", "one")));
