@@ -40,6 +40,9 @@ public final class RegistryCaller implements FunctionCaller {
             kw.put("__kwarg__", true);
             wire.add(kw);
         }
+        if (!registry.has(fun)) {
+            throw new StatesException("'" + fun + "' is not available.");
+        }
         CallResult result = registry.call(fun, wire, job);
         if (result.retcode() == ModuleRegistry.RETCODE_NOT_AVAILABLE
                 || !result.success() && result.ret() instanceof String text && text.startsWith("ERROR")) {

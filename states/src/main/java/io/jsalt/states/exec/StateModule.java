@@ -166,7 +166,7 @@ public final class StateModule implements ExecutionModule {
             this.files = new MasterStateFiles(context.files());
             this.renderer = new SlsRenderer(files);
             this.salt = new RegistryCaller(registry, job);
-            this.test = truthy(kwargs.getOrDefault("test", context.opts().get("test")));
+            this.test = truthy(kwargs.get("test"));
             String saltenv = kwargs.get("saltenv") == null ? "base" : String.valueOf(kwargs.get("saltenv"));
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);

@@ -197,6 +197,15 @@ class StateModuleTest {
     }
 
     @Test
+    void aTemplateCallingAMissingFunctionFailsTheRunWithItsNameAndLine() throws IOException {
+        write("m.sls", "x:\n  test.nop:\n    - v: {{ salt['nope.nothing']() }}\n");
+        CallResult r = registry.call("state.sls", List.of("m"));
+        assertThat(r.retcode()).isEqualTo(1);
+        assertThat((List<?>) r.ret()).singleElement().asString()
+                .startsWith("Jinja error in m.sls: line 3: ").contains("nope.nothing");
+    }
+
+    @Test
     void jidTimeIsSaltsFormat() {
         assertThat(StateRunGuard.jidTime("20261125000102123456")).isEqualTo("2026, Nov 25 00:01:02.123456");
         assertThat(StateRunGuard.jidTime("")).isEmpty();
