@@ -24,7 +24,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * {@code jsalt m1 state.apply web} with a real master whose file_roots hold an SLS tree and a real minion: the
  * minion renders the SLS and a Jinja template it fetches from the master, installs the file, and runs a command
  * only when the file changed ({@code onchanges}); a second apply changes nothing; {@code test=True} changes
- * nothing and predicts what would change.
+ * nothing and predicts what would change; without names, the minion applies what top.sls gives it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -67,6 +67,8 @@ class StateApplyEndToEndTest {
                 + target.resolve("etc/web") + "\n    - makedirs: True\n");
         Files.writeString(fileRoot.resolve("web/app.conf.j2"), "host={{ grains['id'] }}\nport={{ port }}\n");
         Files.writeString(fileRoot.resolve("broken.sls"), "fails:\n  test.fail_without_changes: []\n");
+        Files.writeString(fileRoot.resolve("top.sls"), "base:\n  'm*':\n    - fromtop\n  'other':\n    - broken\n");
+        Files.writeString(fileRoot.resolve("fromtop.sls"), "from_top:\n  test.succeed_with_changes: []\n");
         cluster.startMaster("auto_accept: True", "file_roots:", "  base:", "    - " + fileRoot);
         cluster.startMinion("m1");
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
@@ -139,10 +141,24 @@ class StateApplyEndToEndTest {
     @Order(4)
     void aLocalEditIsRevertedWithItsDiffAndTheCommandRunsAgain() throws Exception {
         Files.writeString(conf, "host=m1\nport=1\n");
+        Map<String, Map<String, Object>> dry = apply("state.sls", "web", "test=True");
+        assertThat(confState(dry)).containsEntry("result", null);
+        assertThat((String) ((Map<?, ?>) confState(dry).get("changes")).get("diff")).contains("-port=1", "+port=8080");
+        assertThat(Files.readString(conf)).isEqualTo("host=m1\nport=1\n");
+        assertThat(Files.readAllLines(reloads)).containsExactly("reloaded");
+
         Map<String, Map<String, Object>> ret = apply("state.sls", "web");
         assertThat((String) ((Map<?, ?>) confState(ret).get("changes")).get("diff")).contains("-port=1", "+port=8080");
         assertThat(Files.readString(conf)).isEqualTo("host=m1\nport=8080\n");
         assertThat(Files.readAllLines(reloads)).containsExactly("reloaded", "reloaded");
+    }
+
+    @Test
+    @Order(6)
+    void applyWithoutNamesRunsWhatTopGivesThisMinion() throws Exception {
+        Map<String, Map<String, Object>> ret = apply("state.apply", "test=True");
+        assertThat(ret.keySet()).containsExactly("test_|-from_top_|-from_top_|-succeed_with_changes");
+        assertThat(ret.get("test_|-from_top_|-from_top_|-succeed_with_changes")).containsEntry("result", null);
     }
 
     @Test
