@@ -9,10 +9,13 @@ import io.jsalt.states.run.StateCall;
 import io.jsalt.states.run.StateFunctions;
 import io.jsalt.states.run.StateResult;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,9 +55,9 @@ public final class FileStates {
             }
             boolean exists = Files.exists(path, LinkOption.NOFOLLOW_LINKS);
             Map<String, Object> changes = new LinkedHashMap<>();
-            String before = exists ? Files.readString(path, StandardCharsets.ISO_8859_1) : null;
+            byte[] before = exists ? Files.readAllBytes(path) : null;
             boolean contentDiffers = wanted != null
-                    && (!exists || !java.util.Arrays.equals(Files.readAllBytes(path), wanted));
+                    && (!exists || !Arrays.equals(before, wanted));
             if (contentDiffers) {
                 changes.put("diff", !exists ? "New file"
                         : call.flag("show_changes", true) ? diff(before, wanted) : "<show_changes=False>");
@@ -143,9 +146,26 @@ public final class FileStates {
         map.forEach((k, v) -> into.put(String.valueOf(k), v));
     }
 
-    private static String diff(String before, byte[] wanted) {
-        String after = new String(wanted, StandardCharsets.ISO_8859_1);
-        return UnifiedDiff.of(before, after);
+    /** A text diff; bytes that are not UTF-8 text are not diffed (Salt says "Replace binary file" too). */
+    private static String diff(byte[] before, byte[] wanted) {
+        if (!isText(before) || !isText(wanted)) {
+            return "Replace binary file";
+        }
+        return UnifiedDiff.of(new String(before, StandardCharsets.UTF_8), new String(wanted, StandardCharsets.UTF_8));
+    }
+
+    private static boolean isText(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes));
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+        for (byte b : bytes) {
+            if (b == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static StateResult directory(StateCall call) {

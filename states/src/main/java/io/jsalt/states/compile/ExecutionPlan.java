@@ -51,7 +51,7 @@ public final class ExecutionPlan {
             for (Requisite requisite : chunk.requisites()) {
                 List<StateChunk> targets = targets(requisite, chunk, sorted);
                 if (targets.isEmpty()) {
-                    errors.add(missing(requisite, chunk));
+                    errors.add(missing(requisite.toString(), chunk));
                 }
                 targets.forEach(t -> edges.computeIfAbsent(chunk, c -> new ArrayList<>()).add(new Edge(requisite.kind(), t)));
             }
@@ -59,7 +59,7 @@ public final class ExecutionPlan {
         for (ChunkBuilder.InRequisite in : ins) {
             List<StateChunk> targets = targets(in.requisite(), in.source(), sorted);
             if (targets.isEmpty()) {
-                errors.add(missing(in.requisite(), in.source()).replace("requisite [", "requisite [" + "_in "));
+                errors.add(missing(in.requisite().inForm(), in.source()));
             }
             // require_in on A naming B is B requiring A
             targets.forEach(t -> edges.computeIfAbsent(t, c -> new ArrayList<>()).add(new Edge(in.requisite().kind(), in.source())));
@@ -70,7 +70,7 @@ public final class ExecutionPlan {
         return new ExecutionPlan(runOrder(sorted, edges), edges);
     }
 
-    private static String missing(Requisite requisite, StateChunk chunk) {
+    private static String missing(String requisite, StateChunk chunk) {
         return "Referenced state does not exist for requisite [" + requisite + "] in state [" + chunk.name()
                 + "] in SLS [" + chunk.sls() + "]";
     }

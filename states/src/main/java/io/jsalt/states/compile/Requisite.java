@@ -13,4 +13,9 @@ public record Requisite(RequisiteKind kind, String type, String target) {
     public String toString() {
         return kind.key() + ": " + (type == null ? "" : type + ": ") + target;
     }
+
+    /** As written in its {@code _in} form: {@code require_in: cmd: foo}. */
+    public String inForm() {
+        return kind.key() + "_in: " + (type == null ? "" : type + ": ") + target;
+    }
 }

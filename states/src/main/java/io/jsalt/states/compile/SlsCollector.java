@@ -25,10 +25,14 @@ final class SlsCollector {
     private final RenderContext context;
     private final Map<String, List<Declaration>> byId = new LinkedHashMap<>();
     private final Map<String, String> slsOfId = new LinkedHashMap<>();
-    private final List<Object[]> extensions = new ArrayList<>(); // {sls, extend map}
-    private final List<Object[]> exclusions = new ArrayList<>(); // {sls, exclude list}
+    private final List<Pending> extensions = new ArrayList<>();
+    private final List<Pending> exclusions = new ArrayList<>();
     private final Set<String> rendered = new HashSet<>();
     private int nextOrder = 10000; // Salt's iorder starts here too
+
+    /** An {@code extend} or {@code exclude} block, applied once every file is rendered. */
+    private record Pending(String sls, Object data) {
+    }
 
     SlsCollector(StateFiles files, SlsRenderer renderer, RenderContext context) {
         this.files = files;
@@ -41,12 +45,9 @@ final class SlsCollector {
         for (String sls : mods) {
             render(sls);
         }
-        for (Object[] extension : extensions) {
-            extend((String) extension[0], extension[1]);
-        }
-        for (Object[] exclusion : exclusions) {
-            exclude((String) exclusion[0], exclusion[1]);
-        }
+        // after every file is in: an extend or exclude may name ids of files rendered after its own
+        extensions.forEach(e -> extend(e.sls(), e.data()));
+        exclusions.forEach(e -> exclude(e.sls(), e.data()));
         List<Declaration> all = new ArrayList<>();
         byId.values().forEach(all::addAll);
         all.sort((a, b) -> Integer.compare(a.order, b.order));
@@ -78,8 +79,8 @@ final class SlsCollector {
             String id = String.valueOf(entry.getKey());
             switch (id) {
                 case "include" -> { }
-                case "extend" -> extensions.add(new Object[] {sls, entry.getValue()});
-                case "exclude" -> exclusions.add(new Object[] {sls, entry.getValue()});
+                case "extend" -> extensions.add(new Pending(sls, entry.getValue()));
+                case "exclude" -> exclusions.add(new Pending(sls, entry.getValue()));
                 default -> {
                     if (!id.startsWith("__")) {
                         declare(id, entry.getValue(), sls);

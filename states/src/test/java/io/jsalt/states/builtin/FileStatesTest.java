@@ -41,6 +41,18 @@ class FileStatesTest {
     }
 
     @Test
+    void diffsAreOfUtf8TextAndBinaryFilesAreNotDiffed() throws Exception {
+        Path text = target.resolve("text");
+        Files.writeString(text, "caf\u00e9\n");
+        assertThat((String) FileStates.managed(call(root, false, text.toString(), "contents", "th\u00e9")).changes().get("diff"))
+                .contains("-caf\u00e9", "+th\u00e9");
+        Path binary = target.resolve("binary");
+        Files.write(binary, new byte[] {0, 1, 2});
+        assertThat(FileStates.managed(call(root, false, binary.toString(), "contents", "x")).changes())
+                .containsEntry("diff", "Replace binary file");
+    }
+
+    @Test
     void testModePredictsChangesAndTouchesNothing() throws Exception {
         Path file = target.resolve("conf");
         Files.writeString(file, "old\n");

@@ -129,6 +129,13 @@ class SlsCompilerTest {
     }
 
     @Test
+    void anInRequisiteThatNamesNothingIsAnErrorInItsOwnForm() throws IOException {
+        sls("a.sls", "one:\n  test.nop:\n    - watch_in:\n      - test: nowhere\n");
+        assertThatThrownBy(() -> compile("a")).isInstanceOf(StateCompileException.class)
+                .hasMessage("Referenced state does not exist for requisite [watch_in: test: nowhere] in state [one] in SLS [a]");
+    }
+
+    @Test
     void extendReplacesArgumentsAndAddsRequisites() throws IOException {
         sls("base.sls", "svc:\n  test.nop:\n    - x: 1\n    - require:\n      - test: dep\ndep:\n  test.nop: []\nother:\n  test.nop: []\n");
         sls("a.sls", """
