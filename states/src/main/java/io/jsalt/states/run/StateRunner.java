@@ -1,5 +1,6 @@
 package io.jsalt.states.run;
 
+import io.jsalt.states.StatesException;
 import io.jsalt.states.compile.ExecutionPlan;
 import io.jsalt.states.compile.RequisiteKind;
 import io.jsalt.states.compile.StateChunk;
@@ -57,6 +58,10 @@ public final class StateRunner {
         Map<StateChunk, StateResult> results = new IdentityHashMap<>();
         int runNum = 0;
         for (StateChunk chunk : plan.order()) {
+            if (Thread.currentThread().isInterrupted()) {
+                // a killed job (saltutil.kill_job): Salt's minion process dies with it, so nothing more may run
+                throw new StatesException("the state run was killed before " + chunk.tag());
+            }
             LocalTime start = LocalTime.now();
             long t0 = System.nanoTime();
             StateResult result = runOne(chunk, plan.requisitesOf(chunk), results, test, context);

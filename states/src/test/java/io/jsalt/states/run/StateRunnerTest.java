@@ -171,6 +171,33 @@ class StateRunnerTest {
     }
 
     @Test
+    void aKilledRunStopsBeforeTheNextState() throws IOException {
+        Files.writeString(root.resolve("a.sls"), "first:\n  test.nop: []\nsecond:\n  test.succeed_with_changes: []\n");
+        FolderFiles files = FolderFiles.base(root);
+        SlsRenderer renderer = new SlsRenderer(files);
+        RenderContext context = TestCalls.context(FunctionCaller.NONE);
+        ExecutionPlan plan = new SlsCompiler(files, renderer).compile(List.of("a"), context);
+        List<String> ran = new ArrayList<>();
+        StateFunctions functions = new StateFunctions()
+                .add("test.nop", call -> {
+                    ran.add("nop");
+                    Thread.currentThread().interrupt(); // what saltutil.kill_job does to the job's thread
+                    return StateResult.ok("");
+                })
+                .add("test.succeed_with_changes", call -> {
+                    ran.add("second");
+                    return StateResult.ok("");
+                });
+        try {
+            assertThatThrownBy(() -> new StateRunner(functions, FunctionCaller.NONE, files, renderer.jinja())
+                    .run(plan, false, context)).hasMessageContaining("killed before test_|-second");
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(ran).containsExactly("nop");
+    }
+
+    @Test
     void anUnknownJinjaFilterIsRefused() {
         assertThatThrownBy(() -> run("x:\n  test.nop:\n    - v: {{ 'a'|no_such_filter }}\n", false))
                 .hasMessageContaining("no_such_filter").hasMessageContaining("a.sls: line 3");
