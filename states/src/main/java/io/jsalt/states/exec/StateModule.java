@@ -47,6 +47,7 @@ public final class StateModule implements ExecutionModule {
             + "CLI Example: salt '*' state.apply web,db test=True")
     public CallResult apply(@Arg(value = "mods", defaultValue = Arg.NULL) Object mods, @KwArgs Map<String, Object> kwargs,
             ModuleContext context, FunctionCatalog catalog, JobControl job) {
+        refuseUnknown("state.apply", kwargs);
         return guarded("state.apply", kwargs, job, () -> {
             Run run = new Run(context, catalog, job, kwargs);
             List<String> names = names(mods);
@@ -62,6 +63,7 @@ public final class StateModule implements ExecutionModule {
         if (names.isEmpty()) {
             throw new CommandExecutionException("state.sls needs the name of at least one SLS");
         }
+        refuseUnknown("state.sls", kwargs);
         return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).apply(names));
     }
 
@@ -69,6 +71,7 @@ public final class StateModule implements ExecutionModule {
             + "CLI Example: salt '*' state.highstate test=True")
     public CallResult highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
+        refuseUnknown("state.highstate", kwargs);
         return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).highstate());
     }
 
@@ -76,6 +79,7 @@ public final class StateModule implements ExecutionModule {
             + "them.\n\nCLI Example: salt '*' state.show_sls web")
     public CallResult show_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
+        refuseUnknown("state.show_sls", kwargs);
         Run run = new Run(context, catalog, job, kwargs);
         try {
             return CallResult.ok(run.compile(names(mods)).lowData());
@@ -125,6 +129,15 @@ public final class StateModule implements ExecutionModule {
         }
         try (turn) {
             return body.get();
+        }
+    }
+
+    /** Salt's other keywords ({@code pillar=}, {@code exclude=}, ...) are refused by name, not ignored. */
+    private static void refuseUnknown(String fun, Map<String, Object> kwargs) {
+        for (String key : kwargs.keySet()) {
+            if (!key.startsWith("__") && !RUN_KEYWORDS.contains(key)) {
+                throw new CommandExecutionException(fun + ": the keyword '" + key + "' is not supported by jsalt yet");
+            }
         }
     }
 

@@ -206,6 +206,14 @@ class StateModuleTest {
     }
 
     @Test
+    void keywordsNotBuiltYetAreRefusedByName() throws IOException {
+        write("q.sls", "q:\n  test.nop: []\n");
+        CallResult r = registry.call("state.apply", List.of("q", kw("pillar", Map.of("a", 1))));
+        assertThat(r.retcode()).isEqualTo(1);
+        assertThat(r.ret()).isEqualTo("ERROR: state.apply: the keyword 'pillar' is not supported by jsalt yet");
+    }
+
+    @Test
     void jidTimeIsSaltsFormat() {
         assertThat(StateRunGuard.jidTime("20261125000102123456")).isEqualTo("2026, Nov 25 00:01:02.123456");
         assertThat(StateRunGuard.jidTime("")).isEmpty();
