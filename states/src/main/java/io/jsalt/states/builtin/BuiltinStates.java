@@ -1,0 +1,17 @@
+package io.jsalt.states.builtin;
+
+import io.jsalt.states.run.StateFunctions;
+
+/** Every state function jsalt ships. */
+public final class BuiltinStates {
+    private BuiltinStates() {
+    }
+
+    public static StateFunctions all() {
+        StateFunctions functions = new StateFunctions();
+        TestStates.register(functions);
+        FileStates.register(functions);
+        CmdStates.register(functions);
+        return functions;
+    }
+}

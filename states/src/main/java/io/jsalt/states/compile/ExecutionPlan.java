@@ -1,0 +1,156 @@
+package io.jsalt.states.compile;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chunks of a run in the order they execute, each with the chunks its requisites resolved to.
+ *
+ * <p>The order is Salt's: chunks by definition order (ties by state, name and function, as Salt's
+ * {@code order_chunks} sorts), and a chunk whose requisites have not run yet runs them first (Salt's
+ * {@code call_chunk} recursion). A requisite cycle or a requisite that names nothing is a compile error.
+ */
+public final class ExecutionPlan {
+    /** One resolved requisite: this chunk waits for {@code target} in the way {@code kind} says. */
+    public record Edge(RequisiteKind kind, StateChunk target) {
+    }
+
+    private final List<StateChunk> order;
+    private final Map<StateChunk, List<Edge>> edges;
+
+    private ExecutionPlan(List<StateChunk> order, Map<StateChunk, List<Edge>> edges) {
+        this.order = List.copyOf(order);
+        this.edges = edges;
+    }
+
+    /** The chunks in execution order. */
+    public List<StateChunk> order() {
+        return order;
+    }
+
+    /** What {@code chunk} waits for. */
+    public List<Edge> requisitesOf(StateChunk chunk) {
+        return edges.getOrDefault(chunk, List.of());
+    }
+
+    /** A plan of one chunk without requisites ({@code state.single}). */
+    public static ExecutionPlan single(StateChunk chunk) {
+        return of(List.of(chunk), List.of());
+    }
+
+    static ExecutionPlan of(List<StateChunk> chunks, List<ChunkBuilder.InRequisite> ins) {
+        List<StateChunk> sorted = new ArrayList<>(chunks);
+        sorted.sort(Comparator.comparingInt(StateChunk::order).thenComparing(c -> c.state() + c.name() + c.fun()));
+        Map<StateChunk, List<Edge>> edges = new IdentityHashMap<>();
+        List<String> errors = new ArrayList<>();
+        for (StateChunk chunk : sorted) {
+            for (Requisite requisite : chunk.requisites()) {
+                List<StateChunk> targets = targets(requisite, chunk, sorted);
+                if (targets.isEmpty()) {
+                    errors.add(missing(requisite.toString(), chunk));
+                }
+                targets.forEach(t -> edges.computeIfAbsent(chunk, c -> new ArrayList<>()).add(new Edge(requisite.kind(), t)));
+            }
+        }
+        for (ChunkBuilder.InRequisite in : ins) {
+            List<StateChunk> targets = targets(in.requisite(), in.source(), sorted);
+            if (targets.isEmpty()) {
+                errors.add(missing(in.requisite().inForm(), in.source()));
+            }
+            // require_in on A naming B is B requiring A
+            targets.forEach(t -> edges.computeIfAbsent(t, c -> new ArrayList<>()).add(new Edge(in.requisite().kind(), in.source())));
+        }
+        if (!errors.isEmpty()) {
+            throw new StateCompileException(errors);
+        }
+        return new ExecutionPlan(runOrder(sorted, edges), edges);
+    }
+
+    private static String missing(String requisite, StateChunk chunk) {
+        return "Referenced state does not exist for requisite [" + requisite + "] in state [" + chunk.name()
+                + "] in SLS [" + chunk.sls() + "]";
+    }
+
+    private static List<StateChunk> targets(Requisite requisite, StateChunk source, List<StateChunk> chunks) {
+        List<StateChunk> out = new ArrayList<>();
+        for (StateChunk c : chunks) {
+            if (c == source) {
+                continue;
+            }
+            boolean match;
+            if (requisite.type() == null) {
+                match = c.id().equals(requisite.target()) || c.name().equals(requisite.target());
+            } else if (requisite.type().equals("sls")) {
+                match = c.sls().equals(requisite.target());
+            } else if (requisite.type().equals("id")) {
+                match = c.id().equals(requisite.target());
+            } else {
+                match = c.state().equals(requisite.type())
+                        && (c.id().equals(requisite.target()) || c.name().equals(requisite.target()));
+            }
+            if (match) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** Definition order, each chunk preceded by what it waits for; a cycle is reported with its path. */
+    private static List<StateChunk> runOrder(List<StateChunk> sorted, Map<StateChunk, List<Edge>> edges) {
+        List<StateChunk> out = new ArrayList<>();
+        Map<StateChunk, Boolean> state = new IdentityHashMap<>(); // false: visiting, true: done
+        for (StateChunk chunk : sorted) {
+            visit(chunk, edges, state, out, new ArrayList<>());
+        }
+        return out;
+    }
+
+    private static void visit(StateChunk chunk, Map<StateChunk, List<Edge>> edges, Map<StateChunk, Boolean> state,
+            List<StateChunk> out, List<StateChunk> path) {
+        Boolean seen = state.get(chunk);
+        if (Boolean.TRUE.equals(seen)) {
+            return;
+        }
+        path.add(chunk);
+        if (Boolean.FALSE.equals(seen)) {
+            List<String> cycle = new ArrayList<>();
+            for (StateChunk c : path.subList(path.indexOf(chunk), path.size())) {
+                cycle.add(c.describe());
+            }
+            throw new StateCompileException("Recursive requisite found: " + String.join(" -> ", cycle));
+        }
+        state.put(chunk, false);
+        for (Edge edge : edges.getOrDefault(chunk, List.of())) {
+            visit(edge.target(), edges, state, out, path);
+        }
+        state.put(chunk, true);
+        path.remove(path.size() - 1);
+        out.add(chunk);
+    }
+
+    /** For show_sls: each chunk's data, in Salt's low-data shape. */
+    public List<Map<String, Object>> lowData() {
+        List<Map<String, Object>> low = new ArrayList<>();
+        for (StateChunk c : order) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("state", c.state());
+            m.put("__id__", c.id());
+            m.put("__sls__", c.sls());
+            m.put("name", c.name());
+            m.put("fun", c.fun());
+            m.putAll(c.args());
+            for (Requisite r : c.requisites()) {
+                @SuppressWarnings("unchecked")
+                List<Object> list = (List<Object>) m.computeIfAbsent(r.kind().key(), k -> new ArrayList<>());
+                list.add(r.type() == null ? r.target() : Map.of(r.type(), r.target()));
+            }
+            m.put("order", c.order());
+            low.add(m);
+        }
+        return low;
+    }
+}

@@ -1,0 +1,25 @@
+package io.jsalt.states.compile;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One state call (Salt's low chunk): {@code state.fun} on {@code name}, declared under {@code id} in {@code sls}.
+ *
+ * @param order        Salt's definition order: included files first, then the file's own ids in order
+ * @param args         the function's arguments, without name and requisites, in the order written
+ * @param requisites   what this chunk waits for, as written (its own and the {@code _in} of others)
+ */
+public record StateChunk(String id, String sls, String state, String fun, String name, int order,
+        Map<String, Object> args, List<Requisite> requisites) {
+
+    /** Salt's return key: {@code <state>_|-<id>_|-<name>_|-<fun>}. */
+    public String tag() {
+        return state + "_|-" + id + "_|-" + name + "_|-" + fun;
+    }
+
+    /** How Salt names a chunk in requisite messages. */
+    public String describe() {
+        return state + ": " + id;
+    }
+}

@@ -1,0 +1,233 @@
+package io.jsalt.states.exec;
+
+import io.jsalt.modules.CallResult;
+import io.jsalt.modules.ModuleContext;
+import io.jsalt.modules.ModuleRegistry;
+import io.jsalt.modules.api.Arg;
+import io.jsalt.modules.api.CommandExecutionException;
+import io.jsalt.modules.api.ExecutionModule;
+import io.jsalt.modules.api.FunctionCatalog;
+import io.jsalt.modules.api.JobControl;
+import io.jsalt.modules.api.KwArgs;
+import io.jsalt.modules.api.SaltFunction;
+import io.jsalt.modules.api.SaltModule;
+import io.jsalt.states.StatesException;
+import io.jsalt.states.builtin.BuiltinStates;
+import io.jsalt.states.compile.ExecutionPlan;
+import io.jsalt.states.compile.SlsCompiler;
+import io.jsalt.states.compile.StateChunk;
+import io.jsalt.states.compile.StateCompileException;
+import io.jsalt.states.files.MasterStateFiles;
+import io.jsalt.states.files.StateFiles;
+import io.jsalt.states.render.RenderContext;
+import io.jsalt.states.render.SlsRenderer;
+import io.jsalt.states.run.StateRunner;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Salt's {@code state} execution module: compiles SLS files from the master's file server and applies them on
+ * this minion. A run whose states fail returns retcode 2, as Salt's minion sets it; a tree that does not render
+ * or compile returns Salt's list of errors with retcode 1.
+ */
+@SaltModule(name = "state", doc = "Apply SLS files from the master's file server (Salt's state module).")
+public final class StateModule implements ExecutionModule {
+    /** Salt's EX_STATE_FAILURE. */
+    static final int RETCODE_STATE_FAILED = 2;
+    /** Keywords of the run itself, not arguments of a state function. */
+    private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent");
+
+    @SaltFunction(doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
+            + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, queue=True, concurrent=True.\n\n"
+            + "CLI Example: salt '*' state.apply web,db test=True")
+    public CallResult apply(@Arg(value = "mods", defaultValue = Arg.NULL) Object mods, @KwArgs Map<String, Object> kwargs,
+            ModuleContext context, FunctionCatalog catalog, JobControl job) {
+        refuseUnknown("state.apply", kwargs);
+        return guarded("state.apply", kwargs, job, () -> {
+            Run run = new Run(context, catalog, job, kwargs);
+            List<String> names = names(mods);
+            return names.isEmpty() ? run.highstate() : run.apply(names);
+        });
+    }
+
+    @SaltFunction(doc = "Apply the named SLS files (comma-separated or a list). Keywords: test=True, saltenv.\n\n"
+            + "CLI Example: salt '*' state.sls web test=True")
+    public CallResult sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
+            FunctionCatalog catalog, JobControl job) {
+        List<String> names = names(mods);
+        if (names.isEmpty()) {
+            throw new CommandExecutionException("state.sls needs the name of at least one SLS");
+        }
+        refuseUnknown("state.sls", kwargs);
+        return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).apply(names));
+    }
+
+    @SaltFunction(doc = "Apply the highstate: the SLS files top.sls gives this minion (glob targets only).\n\n"
+            + "CLI Example: salt '*' state.highstate test=True")
+    public CallResult highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
+            JobControl job) {
+        refuseUnknown("state.highstate", kwargs);
+        return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).highstate());
+    }
+
+    @SaltFunction(doc = "Show the state calls the named SLS files compile to, in execution order, without running "
+            + "them.\n\nCLI Example: salt '*' state.show_sls web")
+    public CallResult show_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
+            FunctionCatalog catalog, JobControl job) {
+        refuseUnknown("state.show_sls", kwargs);
+        Run run = new Run(context, catalog, job, kwargs);
+        try {
+            return CallResult.ok(run.compile(names(mods)).lowData());
+        } catch (StatesException e) {
+            return compileFailure(e);
+        }
+    }
+
+    @SaltFunction(doc = "Run one state function: state.single file.managed name=/etc/motd contents=hello. "
+            + "Keywords: test=True, saltenv, and the state function's own arguments.\n\n"
+            + "CLI Example: salt '*' state.single test.succeed_with_changes name=x")
+    public CallResult single(@Arg("fun") String fun, @Arg(value = "name", defaultValue = Arg.NULL) String name,
+            @KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog, JobControl job) {
+        int dot = fun.indexOf('.');
+        if (dot <= 0 || name == null) {
+            throw new CommandExecutionException("state.single needs a state function (state.fun) and name=");
+        }
+        Run run = new Run(context, catalog, job, kwargs);
+        Map<String, Object> args = new LinkedHashMap<>(kwargs);
+        args.keySet().removeIf(k -> k.startsWith("__pub") || RUN_KEYWORDS.contains(k));
+        StateChunk chunk = new StateChunk(name, "", fun.substring(0, dot), fun.substring(dot + 1), name, 1, args, List.of());
+        return guarded("state.single", kwargs, job, () -> run.execute(ExecutionPlan.single(chunk)));
+    }
+
+    /**
+     * Runs {@code body} once no other state run is going on (Salt's {@code _check_queue}): refused with Salt's
+     * message and retcode 1 while another runs, unless {@code queue=True} (wait) or {@code concurrent=True}.
+     */
+    private static CallResult guarded(String fun, Map<String, Object> kwargs, JobControl job, Supplier<CallResult> body) {
+        if (Run.truthy(kwargs.get("concurrent"))) {
+            return body.get();
+        }
+        StateRunGuard.Turn turn;
+        if (Run.truthy(kwargs.get("queue"))) {
+            try {
+                turn = StateRunGuard.MINION.await(fun, job.jid());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CommandExecutionException("the queued state run was stopped before its turn");
+            }
+        } else {
+            Optional<StateRunGuard.Turn> now = StateRunGuard.MINION.tryEnter(fun, job.jid());
+            if (now.isEmpty()) {
+                return CallResult.failed(List.of(StateRunGuard.MINION.conflictMessage()), ModuleRegistry.RETCODE_ERROR);
+            }
+            turn = now.get();
+        }
+        try (turn) {
+            return body.get();
+        }
+    }
+
+    /** Salt's other keywords ({@code pillar=}, {@code exclude=}, ...) are refused by name, not ignored. */
+    private static void refuseUnknown(String fun, Map<String, Object> kwargs) {
+        for (String key : kwargs.keySet()) {
+            if (!key.startsWith("__") && !RUN_KEYWORDS.contains(key)) {
+                throw new CommandExecutionException(fun + ": the keyword '" + key + "' is not supported by jsalt yet");
+            }
+        }
+    }
+
+    /** "web,db", ["web", "db"] or null. */
+    static List<String> names(Object mods) {
+        List<String> names = new ArrayList<>();
+        if (mods == null) {
+            return names;
+        }
+        for (Object item : mods instanceof List<?> list ? list : List.of(mods)) {
+            for (String part : String.valueOf(item).split(",")) {
+                if (!part.isBlank()) {
+                    names.add(part.strip());
+                }
+            }
+        }
+        return names;
+    }
+
+    private static CallResult compileFailure(StatesException e) {
+        List<String> errors = e instanceof StateCompileException c ? c.errors() : List.of(e.getMessage());
+        return CallResult.failed(errors, ModuleRegistry.RETCODE_ERROR);
+    }
+
+    /** One state run: the minion's context, files and functions, and the run's keywords. */
+    private static final class Run {
+        private final ModuleContext context;
+        private final StateFiles files;
+        private final SlsRenderer renderer;
+        private final RenderContext renderContext;
+        private final RegistryCaller salt;
+        private final boolean test;
+
+        Run(ModuleContext context, FunctionCatalog catalog, JobControl job, Map<String, Object> kwargs) {
+            if (!(catalog instanceof ModuleRegistry registry)) {
+                throw new CommandExecutionException("the state module needs the minion's module registry");
+            }
+            this.context = context;
+            this.files = new MasterStateFiles(context.files());
+            this.renderer = new SlsRenderer(files);
+            this.salt = new RegistryCaller(registry, job);
+            this.test = truthy(kwargs.get("test"));
+            String saltenv = kwargs.get("saltenv") == null ? "base" : String.valueOf(kwargs.get("saltenv"));
+            Map<String, Object> opts = new LinkedHashMap<>(context.opts());
+            opts.put("test", test);
+            // pillar is not built yet: templates see an empty pillar (docs/states.md)
+            this.renderContext = new RenderContext(context.grains(), Map.of(), opts, saltenv, "", "", salt);
+        }
+
+        ExecutionPlan compile(List<String> mods) {
+            return new SlsCompiler(files, renderer).compile(mods, renderContext);
+        }
+
+        CallResult apply(List<String> mods) {
+            ExecutionPlan plan;
+            try {
+                plan = compile(mods);
+            } catch (StatesException e) {
+                return compileFailure(e);
+            }
+            return execute(plan);
+        }
+
+        CallResult highstate() {
+            List<String> mods;
+            try {
+                mods = TopFile.mods(files, renderer, renderContext, context.minionId());
+            } catch (StatesException e) {
+                return compileFailure(e);
+            }
+            if (mods.isEmpty()) {
+                // Salt's answer when the top file gives this minion nothing
+                return CallResult.failed(List.of("No Top file or master_tops data matches found. Please see master "
+                        + "log for details."), RETCODE_STATE_FAILED);
+            }
+            return apply(mods);
+        }
+
+        CallResult execute(ExecutionPlan plan) {
+            Map<String, Object> ret;
+            try {
+                ret = new StateRunner(BuiltinStates.all(), salt, files, renderer.jinja()).run(plan, test, renderContext);
+            } catch (StatesException e) {
+                return compileFailure(e);
+            }
+            return StateRunner.failed(ret) ? CallResult.withRetcode(ret, RETCODE_STATE_FAILED) : CallResult.ok(ret);
+        }
+
+        static boolean truthy(Object value) {
+            return value instanceof Boolean b ? b : value != null && String.valueOf(value).equalsIgnoreCase("true");
+        }
+    }
+}

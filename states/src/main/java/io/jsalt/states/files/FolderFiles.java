@@ -1,0 +1,43 @@
+package io.jsalt.states.files;
+
+import io.jsalt.states.StatesException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/** Files from local folders, one per saltenv (a {@code file_roots} of one folder each); for tests and local runs. */
+public final class FolderFiles implements StateFiles {
+    private final Map<String, Path> roots;
+
+    public FolderFiles(Map<String, Path> roots) {
+        this.roots = Map.copyOf(roots);
+    }
+
+    /** One folder for {@code base}. */
+    public static FolderFiles base(Path root) {
+        return new FolderFiles(Map.of("base", root));
+    }
+
+    @Override
+    public Optional<byte[]> read(String path, String saltenv) {
+        Path root = roots.get(saltenv);
+        if (root == null) {
+            return Optional.empty();
+        }
+        Path file = root.resolve(SafePath.check(path)).normalize();
+        if (!file.startsWith(root.normalize())) {
+            throw new StatesException("unsafe file server path: '" + path + "'");
+        }
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.jsalt.states.compile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jsalt.states.files.FolderFiles;
+import io.jsalt.states.render.FunctionCaller;
+import io.jsalt.states.render.RenderContext;
+import io.jsalt.states.render.SlsRenderer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SlsCompilerTest {
+    @TempDir
+    Path root;
+
+    private void sls(String path, String text) throws IOException {
+        Path file = root.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    private ExecutionPlan compile(String... mods) {
+        FolderFiles files = FolderFiles.base(root);
+        RenderContext context = new RenderContext(Map.of(), Map.of(), Map.of(), "base", "", "", FunctionCaller.NONE);
+        return new SlsCompiler(files, new SlsRenderer(files)).compile(List.of(mods), context);
+    }
+
+    private static List<String> ids(ExecutionPlan plan) {
+        return plan.order().stream().map(StateChunk::id).toList();
+    }
+
+    @Test
+    void statesRunInDefinitionOrderWithIncludedFilesFirst() throws IOException {
+        sls("web/init.sls", "include:\n  - .conf\n  - base\nz:\n  test.nop: []\na:\n  test.nop: []\n");
+        sls("web/conf.sls", "conf:\n  test.nop: []\n");
+        sls("base.sls", "b2:\n  test.nop: []\nb1:\n  test.nop: []\n");
+        ExecutionPlan plan = compile("web");
+        assertThat(ids(plan)).containsExactly("conf", "b2", "b1", "z", "a");
+        assertThat(plan.order().get(0).sls()).isEqualTo("web.conf");
+    }
+
+    @Test
+    void bothFunctionFormsAndNameAndNamesBecomeChunks() throws IOException {
+        sls("a.sls", """
+                short:
+                  test.nop:
+                    - name: first
+                    - x: 1
+                long:
+                  test:
+                    - x: 2
+                    - nop
+                many:
+                  test.nop:
+                    - names:
+                      - n2
+                      - n1:
+                        - x: 3
+                """);
+        ExecutionPlan plan = compile("a");
+        assertThat(plan.order()).extracting(StateChunk::tag).containsExactly("test_|-short_|-first_|-nop",
+                "test_|-long_|-long_|-nop", "test_|-many_|-n1_|-nop", "test_|-many_|-n2_|-nop");
+        assertThat(plan.order().get(0).args()).isEqualTo(Map.of("x", 1));
+        assertThat(plan.order().get(2).args()).isEqualTo(Map.of("x", 3));
+    }
+
+    @Test
+    void aRequisiteRunsItsTargetFirst() throws IOException {
+        sls("a.sls", """
+                first:
+                  test.nop:
+                    - require:
+                      - test: second
+                    - watch:
+                      - third
+                second:
+                  test.nop: []
+                third:
+                  test.nop:
+                    - onchanges_in:
+                      - test: fourth
+                fourth:
+                  test.nop: []
+                """);
+        ExecutionPlan plan = compile("a");
+        assertThat(ids(plan)).containsExactly("second", "third", "first", "fourth");
+        StateChunk first = plan.order().get(2);
+        assertThat(plan.requisitesOf(first)).extracting(e -> e.kind() + ":" + e.target().id())
+                .containsExactly("REQUIRE:second", "WATCH:third");
+        assertThat(plan.requisitesOf(plan.order().get(3))).extracting(e -> e.kind() + ":" + e.target().id())
+                .containsExactly("ONCHANGES:third");
+    }
+
+    @Test
+    void anSlsRequisiteWaitsForEveryStateOfThatSls() throws IOException {
+        sls("a.sls", "include:\n  - b\nlast:\n  test.nop:\n    - require:\n      - sls: b\n");
+        sls("b.sls", "b1:\n  test.nop: []\nb2:\n  test.nop: []\n");
+        ExecutionPlan plan = compile("a");
+        assertThat(plan.requisitesOf(plan.order().get(2))).hasSize(2);
+    }
+
+    @Test
+    void aRequisiteCycleIsAnErrorThatShowsTheCycle() throws IOException {
+        sls("a.sls", """
+                one:
+                  test.nop:
+                    - require:
+                      - test: two
+                two:
+                  test.nop:
+                    - require:
+                      - test: one
+                """);
+        assertThatThrownBy(() -> compile("a")).isInstanceOf(StateCompileException.class)
+                .hasMessage("Recursive requisite found: test: one -> test: two -> test: one");
+    }
+
+    @Test
+    void aRequisiteThatNamesNothingIsAnError() throws IOException {
+        sls("a.sls", "one:\n  test.nop:\n    - require:\n      - cmd: nowhere\n");
+        assertThatThrownBy(() -> compile("a")).isInstanceOf(StateCompileException.class)
+                .hasMessage("Referenced state does not exist for requisite [require: cmd: nowhere] in state [one] in SLS [a]");
+    }
+
+    @Test
+    void anInRequisiteThatNamesNothingIsAnErrorInItsOwnForm() throws IOException {
+        sls("a.sls", "one:\n  test.nop:\n    - watch_in:\n      - test: nowhere\n");
+        assertThatThrownBy(() -> compile("a")).isInstanceOf(StateCompileException.class)
+                .hasMessage("Referenced state does not exist for requisite [watch_in: test: nowhere] in state [one] in SLS [a]");
+    }
+
+    @Test
+    void extendReplacesArgumentsAndAddsRequisites() throws IOException {
+        sls("base.sls", "svc:\n  test.nop:\n    - x: 1\n    - require:\n      - test: dep\ndep:\n  test.nop: []\nother:\n  test.nop: []\n");
+        sls("a.sls", """
+                include:
+                  - base
+                extend:
+                  svc:
+                    test:
+                      - x: 2
+                      - require:
+                        - test: other
+                """);
+        ExecutionPlan plan = compile("a");
+        StateChunk svc = plan.order().stream().filter(c -> c.id().equals("svc")).findFirst().orElseThrow();
+        assertThat(svc.args()).isEqualTo(Map.of("x", 2));
+        assertThat(plan.requisitesOf(svc)).extracting(e -> e.target().id()).containsExactly("dep", "other");
+    }
+
+    @Test
+    void extendingAnUnknownIdIsAnError() throws IOException {
+        sls("a.sls", "extend:\n  ghost:\n    test:\n      - x: 1\n");
+        assertThatThrownBy(() -> compile("a")).hasMessageContaining("Cannot extend ID 'ghost'");
+    }
+
+    @Test
+    void excludeRemovesAnSlsOrAnId() throws IOException {
+        sls("a.sls", "include:\n  - b\nexclude:\n  - id: b2\nmine:\n  test.nop: []\n");
+        sls("b.sls", "b1:\n  test.nop: []\nb2:\n  test.nop: []\n");
+        sls("c.sls", "include:\n  - b\nexclude:\n  - sls: b\nmine:\n  test.nop: []\n");
+        assertThat(ids(compile("a"))).containsExactly("b1", "mine");
+        assertThat(ids(compile("c"))).containsExactly("mine");
+    }
+
+    @Test
+    void aMissingSlsAndAConflictingIdAreErrors() throws IOException {
+        assertThatThrownBy(() -> compile("nothere")).hasMessage("No matching sls found for 'nothere' in env 'base'");
+        sls("a.sls", "include:\n  - b\nsame:\n  test.nop: []\n");
+        sls("b.sls", "same:\n  test.nop: []\n");
+        assertThatThrownBy(() -> compile("a")).hasMessageContaining("Detected conflicting IDs");
+    }
+
+    @Test
+    void requisitesNotBuiltYetAreRefusedNotIgnored() throws IOException {
+        sls("a.sls", "x:\n  test.nop:\n    - prereq:\n      - test: y\ny:\n  test.nop: []\n");
+        assertThatThrownBy(() -> compile("a")).hasMessageContaining("'prereq' in ID 'x'")
+                .hasMessageContaining("not supported");
+    }
+
+    @Test
+    void relativeIncludeClimbsOneLevelPerDot() {
+        assertThat(SlsCollector.resolveInclude(".conf", "web", "web/init.sls")).isEqualTo("web.conf");
+        assertThat(SlsCollector.resolveInclude(".conf", "web.app", "web/app.sls")).isEqualTo("web.conf");
+        assertThat(SlsCollector.resolveInclude("..db", "web.app", "web/app.sls")).isEqualTo("db");
+        assertThatThrownBy(() -> SlsCollector.resolveInclude("...x", "web", "web.sls"))
+                .hasMessageContaining("goes beyond top level package");
+    }
+
+    @Test
+    void aFunctionlessDeclarationIsAnError() throws IOException {
+        sls("a.sls", "x:\n  test:\n    - y: 1\n");
+        assertThatThrownBy(() -> compile("a")).hasMessageContaining("No function declared in state 'test'");
+    }
+}

@@ -1,0 +1,229 @@
+package io.jsalt.states.exec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jsalt.modules.CallResult;
+import io.jsalt.modules.ModuleContext;
+import io.jsalt.modules.ModuleRegistry;
+import io.jsalt.modules.api.CommandExecutionException;
+import io.jsalt.modules.api.MasterFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The state module as a minion calls it: through the registry, with the file server a folder stands in for. */
+class StateModuleTest {
+    @TempDir
+    Path fileRoot;
+    @TempDir
+    Path target;
+    @TempDir
+    Path cache;
+
+    private ModuleRegistry registry;
+
+    /** A master file server over a folder: what RemoteMasterFiles answers, without the wire. */
+    private MasterFiles folderServer() {
+        return new MasterFiles() {
+            @Override
+            public Path cache(String saltUrl, String saltenv) {
+                Path p = fileRoot.resolve(saltUrl.substring("salt://".length()));
+                if (!Files.isRegularFile(p)) {
+                    throw new CommandExecutionException("file " + saltUrl + " is not on the master");
+                }
+                return p;
+            }
+
+            @Override
+            public List<String> list(String prefix, String saltenv) {
+                try (Stream<Path> all = Files.walk(fileRoot)) {
+                    return all.filter(Files::isRegularFile).map(p -> fileRoot.relativize(p).toString())
+                            .filter(p -> p.startsWith(prefix)).toList();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
+    }
+
+    @BeforeEach
+    void registry() {
+        MasterFiles files = folderServer();
+        ModuleContext context = new ModuleContext() {
+            public String minionId() {
+                return "web1";
+            }
+
+            public Map<String, Object> grains() {
+                return Map.of("id", "web1", "os", "Debian");
+            }
+
+            public Map<String, Object> opts() {
+                return Map.of("id", "web1");
+            }
+
+            public Path cachedir() {
+                return cache;
+            }
+
+            @Override
+            public MasterFiles files() {
+                return files;
+            }
+        };
+        registry = ModuleRegistry.builtIn(context);
+    }
+
+    private void write(String path, String text) throws IOException {
+        Path p = fileRoot.resolve(path);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, text);
+    }
+
+    private static Map<String, Object> kw(Object... kv) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        m.put("__kwarg__", true);
+        return m;
+    }
+
+    @Test
+    void theStateModuleIsFoundByTheRegistry() {
+        assertThat(registry.functionNames()).contains("state.apply", "state.sls", "state.highstate", "state.show_sls",
+                "state.single");
+    }
+
+    @Test
+    void applyInstallsATemplateOnceAndTestModeChangesNothing() throws IOException {
+        Path conf = target.resolve("app.conf");
+        write("web/init.sls", """
+                app_conf:
+                  file.managed:
+                    - name: %s
+                    - source: salt://web/app.conf.j2
+                    - template: jinja
+                """.formatted(conf));
+        write("web/app.conf.j2", "host={{ grains.id }} os={{ salt['grains.get']('os') }}\n");
+
+        CallResult dry = registry.call("state.apply", List.of("web", kw("test", true)));
+        assertThat(dry.retcode()).as(dry.toString()).isZero();
+        assertThat(dry.ret().toString()).contains("result=null", "newfile=" + conf);
+        assertThat(Files.exists(conf)).isFalse();
+
+        CallResult first = registry.call("state.apply", List.of("web"));
+        assertThat(first.retcode()).as(first.toString()).isZero();
+        assertThat(Files.readString(conf)).isEqualTo("host=web1 os=Debian\n");
+        assertThat(first.ret().toString()).contains("diff=New file");
+
+        CallResult second = registry.call("state.sls", List.of("web"));
+        assertThat(second.ret().toString()).contains("changes={}", "is in the correct state");
+    }
+
+    @Test
+    void aFailedStateGivesRetcodeTwo() throws IOException {
+        write("bad.sls", "nope:\n  test.fail_without_changes: []\n");
+        CallResult r = registry.call("state.sls", List.of("bad"));
+        assertThat(r.retcode()).isEqualTo(2);
+        assertThat(r.success()).isFalse();
+    }
+
+    @Test
+    void aTreeThatDoesNotCompileGivesSaltsErrorListWithRetcodeOne() throws IOException {
+        write("cyc.sls", "a:\n  test.nop:\n    - require:\n      - b\nb:\n  test.nop:\n    - require:\n      - a\n");
+        CallResult r = registry.call("state.sls", List.of("cyc"));
+        assertThat(r.retcode()).isEqualTo(1);
+        assertThat(r.ret()).isEqualTo(List.of("Recursive requisite found: test: a -> test: b -> test: a"));
+        CallResult missing = registry.call("state.apply", List.of("ghost"));
+        assertThat(missing.ret()).isEqualTo(List.of("No matching sls found for 'ghost' in env 'base'"));
+    }
+
+    @Test
+    void highstateAppliesWhatTopGivesThisMinion() throws IOException {
+        write("top.sls", "base:\n  'web*':\n    - one\n  'db*':\n    - two\n");
+        write("one.sls", "one:\n  test.succeed_with_changes: []\n");
+        write("two.sls", "two:\n  test.fail_without_changes: []\n");
+        CallResult r = registry.call("state.apply", List.of());
+        assertThat(r.retcode()).as(r.toString()).isZero();
+        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) r.ret()).keySet())).containsExactly("test_|-one_|-one_|-succeed_with_changes");
+    }
+
+    @Test
+    void showSlsListsTheCallsInOrderWithoutRunningThem() throws IOException {
+        Path marker = target.resolve("never");
+        write("s.sls", "b:\n  cmd.run:\n    - name: touch " + marker + "\n    - require:\n      - a\na:\n  test.nop: []\n");
+        CallResult r = registry.call("state.show_sls", List.of("s"));
+        assertThat(r.ret().toString()).startsWith("[{state=test, __id__=a");
+        assertThat(Files.exists(marker)).isFalse();
+    }
+
+    @Test
+    void aSecondRunIsRefusedWhileOneRunsUnlessQueuedOrConcurrent() throws Exception {
+        Path release = target.resolve("release");
+        write("slow.sls", "wait:\n  cmd.run:\n    - name: while [ ! -f " + release + " ]; do sleep 0.05; done\n");
+        write("quick.sls", "quick:\n  test.nop: []\n");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<CallResult> slow = pool.submit(() -> registry.call("state.sls", List.of("slow")));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> StateRunGuard.MINION.tryEnter("probe", "").map(turn -> {
+                        turn.close();
+                        return false;
+                    }).orElse(true));
+            CallResult refused = registry.call("state.sls", List.of("quick"));
+            assertThat(refused.retcode()).isEqualTo(1);
+            assertThat((List<?>) refused.ret()).singleElement().asString()
+                    .startsWith("The function \"state.sls\" is running as PID " + ProcessHandle.current().pid());
+            CallResult concurrent = registry.call("state.sls", List.of("quick", kw("concurrent", true)));
+            assertThat(concurrent.retcode()).as(concurrent.toString()).isZero();
+            java.util.concurrent.Future<CallResult> queued = pool.submit(() ->
+                    registry.call("state.sls", List.of("quick", kw("queue", true))));
+            assertThat(queued.isDone()).isFalse();
+            Files.writeString(release, "");
+            assertThat(slow.get(30, java.util.concurrent.TimeUnit.SECONDS).retcode()).isZero();
+            assertThat(queued.get(30, java.util.concurrent.TimeUnit.SECONDS).retcode()).isZero();
+        } finally {
+            Files.writeString(release, "");
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aTemplateCallingAMissingFunctionFailsTheRunWithItsNameAndLine() throws IOException {
+        write("m.sls", "x:\n  test.nop:\n    - v: {{ salt['nope.nothing']() }}\n");
+        CallResult r = registry.call("state.sls", List.of("m"));
+        assertThat(r.retcode()).isEqualTo(1);
+        assertThat((List<?>) r.ret()).singleElement().asString()
+                .startsWith("Jinja error in m.sls: line 3: ").contains("nope.nothing");
+    }
+
+    @Test
+    void keywordsNotBuiltYetAreRefusedByName() throws IOException {
+        write("q.sls", "q:\n  test.nop: []\n");
+        CallResult r = registry.call("state.apply", List.of("q", kw("pillar", Map.of("a", 1))));
+        assertThat(r.retcode()).isEqualTo(1);
+        assertThat(r.ret()).isEqualTo("ERROR: state.apply: the keyword 'pillar' is not supported by jsalt yet");
+    }
+
+    @Test
+    void jidTimeIsSaltsFormat() {
+        assertThat(StateRunGuard.jidTime("20261125000102123456")).isEqualTo("2026, Nov 25 00:01:02.123456");
+        assertThat(StateRunGuard.jidTime("")).isEmpty();
+    }
+
+    @Test
+    void singleRunsOneStateFunction() {
+        Path file = target.resolve("single");
+        CallResult r = registry.call("state.single", List.of("file.managed", kw("name", file.toString(), "contents", "one")));
+        assertThat(r.retcode()).as(r.toString()).isZero();
+        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) r.ret()).keySet())).containsExactly("file_|-" + file + "_|-" + file + "_|-managed");
+    }
+}

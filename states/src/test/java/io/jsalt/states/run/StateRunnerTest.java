@@ -1,0 +1,222 @@
+package io.jsalt.states.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jsalt.states.TestCalls;
+import io.jsalt.states.builtin.BuiltinStates;
+import io.jsalt.states.compile.ExecutionPlan;
+import io.jsalt.states.compile.SlsCompiler;
+import io.jsalt.states.compile.StateCompileException;
+import io.jsalt.states.files.FolderFiles;
+import io.jsalt.states.render.FunctionCaller;
+import io.jsalt.states.render.RenderContext;
+import io.jsalt.states.render.SlsRenderer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StateRunnerTest {
+    @TempDir
+    Path root;
+
+    private Map<String, Object> run(String sls, boolean test) throws IOException {
+        Files.writeString(root.resolve("a.sls"), sls);
+        FolderFiles files = FolderFiles.base(root);
+        SlsRenderer renderer = new SlsRenderer(files);
+        FunctionCaller salt = TestCalls.realModules();
+        RenderContext context = TestCalls.context(salt);
+        ExecutionPlan plan = new SlsCompiler(files, renderer).compile(List.of("a"), context);
+        return new StateRunner(BuiltinStates.all(), salt, files, renderer.jinja()).run(plan, test, context);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> entry(Map<String, Object> ret, String tag) {
+        assertThat(ret).containsKey(tag);
+        return (Map<String, Object>) ret.get(tag);
+    }
+
+    @Test
+    void eachStateReturnsSaltsKeysInRunOrder() throws IOException {
+        Map<String, Object> ret = run("""
+                second:
+                  test.nop:
+                    - require:
+                      - test: first
+                first:
+                  test.succeed_with_changes: []
+                """, false);
+        assertThat(new ArrayList<>(ret.keySet())).containsExactly("test_|-first_|-first_|-succeed_with_changes",
+                "test_|-second_|-second_|-nop");
+        Map<String, Object> first = entry(ret, "test_|-first_|-first_|-succeed_with_changes");
+        assertThat(first).containsOnlyKeys("name", "changes", "result", "comment", "__sls__", "__run_num__",
+                "start_time", "duration", "__id__");
+        assertThat(first).containsEntry("__run_num__", 0).containsEntry("__sls__", "a").containsEntry("__id__", "first")
+                .containsEntry("result", true);
+        assertThat((String) first.get("start_time")).matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{6}");
+        assertThat(first.get("duration")).isInstanceOf(Double.class);
+        assertThat(entry(ret, "test_|-second_|-second_|-nop")).containsEntry("__run_num__", 1);
+        assertThat(StateRunner.failed(ret)).isFalse();
+    }
+
+    @Test
+    void aFailedRequirementFailsTheStatesThatNeedIt() throws IOException {
+        Map<String, Object> ret = run("""
+                broken:
+                  test.fail_without_changes: []
+                needs:
+                  test.nop:
+                    - require:
+                      - broken
+                """, false);
+        assertThat(entry(ret, "test_|-needs_|-needs_|-nop")).containsEntry("result", false)
+                .containsEntry("comment", "One or more requisite failed: a.broken");
+        assertThat(StateRunner.failed(ret)).isTrue();
+    }
+
+    @Test
+    void onchangesRunsOnlyAfterAChange() throws IOException {
+        Map<String, Object> ret = run("""
+                changed:
+                  test.succeed_with_changes: []
+                unchanged:
+                  test.nop: []
+                afterChange:
+                  test.succeed_with_changes:
+                    - onchanges:
+                      - test: changed
+                afterNothing:
+                  test.succeed_with_changes:
+                    - onchanges:
+                      - test: unchanged
+                """, false);
+        assertThat(entry(ret, "test_|-afterChange_|-afterChange_|-succeed_with_changes").get("changes")).isNotEqualTo(Map.of());
+        assertThat(entry(ret, "test_|-afterNothing_|-afterNothing_|-succeed_with_changes"))
+                .containsEntry("changes", Map.of()).containsEntry("result", true)
+                .containsEntry("comment", "State was not run because none of the onchanges reqs changed");
+    }
+
+    @Test
+    void onfailRunsOnlyAfterAFailure() throws IOException {
+        Map<String, Object> ret = run("""
+                bad:
+                  test.fail_without_changes: []
+                good:
+                  test.nop: []
+                rescue:
+                  test.succeed_with_changes:
+                    - onfail:
+                      - test: bad
+                idle:
+                  test.succeed_with_changes:
+                    - onfail:
+                      - test: good
+                """, false);
+        assertThat(entry(ret, "test_|-rescue_|-rescue_|-succeed_with_changes")).containsEntry("result", true)
+                .containsEntry("comment", "Success!");
+        assertThat(entry(ret, "test_|-idle_|-idle_|-succeed_with_changes"))
+                .containsEntry("comment", "State was not run because onfail req did not change");
+    }
+
+    @Test
+    void watchRerunsACommandWhenItsTargetChangedEvenIfUnlessSaysOtherwise() throws IOException {
+        Path marker = root.resolve("watched");
+        Map<String, Object> ret = run("""
+                changed:
+                  test.succeed_with_changes: []
+                restart:
+                  cmd.run:
+                    - name: touch %s
+                    - creates: %s
+                    - watch:
+                      - test: changed
+                """.formatted(marker, root.resolve("a.sls")), false);
+        // creates names an existing file, so a plain run would skip; mod_watch still checks creates as Salt does
+        assertThat(entry(ret, "cmd_|-restart_|-touch " + marker + "_|-run").get("comment"))
+                .isEqualTo(root.resolve("a.sls") + " exists");
+        Map<String, Object> again = run("""
+                changed:
+                  test.succeed_with_changes: []
+                restart:
+                  cmd.run:
+                    - name: touch %s
+                    - watch:
+                      - test: changed
+                """.formatted(marker), false);
+        assertThat(entry(again, "cmd_|-restart_|-touch " + marker + "_|-run")).containsEntry("result", true);
+        assertThat(Files.exists(marker)).isTrue();
+    }
+
+    @Test
+    void testModeReportsPredictionsWithResultNone() throws IOException {
+        Path marker = root.resolve("never");
+        Map<String, Object> ret = run("""
+                changed:
+                  test.succeed_with_changes: []
+                cmd:
+                  cmd.run:
+                    - name: touch %s
+                    - onchanges:
+                      - test: changed
+                """.formatted(marker), true);
+        assertThat(entry(ret, "test_|-changed_|-changed_|-succeed_with_changes")).containsEntry("result", null);
+        assertThat(entry(ret, "cmd_|-cmd_|-touch " + marker + "_|-run")).containsEntry("result", null);
+        assertThat(Files.exists(marker)).isFalse();
+        assertThat(StateRunner.failed(ret)).isFalse();
+    }
+
+    @Test
+    void aKilledRunStopsBeforeTheNextState() throws IOException {
+        Files.writeString(root.resolve("a.sls"), "first:\n  test.nop: []\nsecond:\n  test.succeed_with_changes: []\n");
+        FolderFiles files = FolderFiles.base(root);
+        SlsRenderer renderer = new SlsRenderer(files);
+        RenderContext context = TestCalls.context(FunctionCaller.NONE);
+        ExecutionPlan plan = new SlsCompiler(files, renderer).compile(List.of("a"), context);
+        List<String> ran = new ArrayList<>();
+        StateFunctions functions = new StateFunctions()
+                .add("test.nop", call -> {
+                    ran.add("nop");
+                    Thread.currentThread().interrupt(); // what saltutil.kill_job does to the job's thread
+                    return StateResult.ok("");
+                })
+                .add("test.succeed_with_changes", call -> {
+                    ran.add("second");
+                    return StateResult.ok("");
+                });
+        try {
+            assertThatThrownBy(() -> new StateRunner(functions, FunctionCaller.NONE, files, renderer.jinja())
+                    .run(plan, false, context)).hasMessageContaining("killed before test_|-second");
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(ran).containsExactly("nop");
+    }
+
+    @Test
+    void anUnknownJinjaFilterIsRefused() {
+        assertThatThrownBy(() -> run("x:\n  test.nop:\n    - v: {{ 'a'|no_such_filter }}\n", false))
+                .hasMessageContaining("no_such_filter").hasMessageContaining("a.sls: line 3");
+    }
+
+    @Test
+    void anUnknownStateFunctionStopsTheRunBeforeAnythingRuns() {
+        Path marker = root.resolve("never");
+        assertThatThrownBy(() -> run("first:\n  cmd.run:\n    - name: touch " + marker + "\nx:\n  pkg.installed: []\n", false))
+                .isInstanceOf(StateCompileException.class)
+                .hasMessage("State 'pkg.installed' was not found in SLS 'a'");
+        assertThat(Files.exists(marker)).isFalse();
+    }
+
+    @Test
+    void anExceptionInAStateFailsThatStateOnly() throws IOException {
+        Map<String, Object> ret = run("rel:\n  file.managed:\n    - name: relative/path\n    - contents: x\nok:\n  test.nop: []\n", false);
+        assertThat(entry(ret, "file_|-rel_|-relative/path_|-managed")).containsEntry("result", false)
+                .containsEntry("comment", "An exception occurred in this state: Specified file relative/path is not an absolute path");
+        assertThat(entry(ret, "test_|-ok_|-ok_|-nop")).containsEntry("result", true);
+    }
+}
