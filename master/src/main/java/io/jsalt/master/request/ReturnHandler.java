@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
@@ -46,17 +47,17 @@ public final class ReturnHandler implements AesCommand {
         ReturnLoad ret = ReturnLoad.fromLoad(load);
         Optional<PublicKey> key = keys.acceptedKey(ret.id());
         if (key.isEmpty()) {
-            log.warn("return for job {} refused: {} is not an accepted minion", ret.jid(), ret.id());
+            log.warn("return for job {} refused: {} is not an accepted minion", Printable.quoted(ret.jid()), ret.id());
             return false;
         }
         boolean signed = load.containsKey("sig");
         if (signed && !ReturnLoad.signatureValid(load, key.get())) {
-            log.warn("return for job {} refused: not signed by the accepted key of {}", ret.jid(), ret.id());
+            log.warn("return for job {} refused: not signed by the accepted key of {}", Printable.quoted(ret.jid()), ret.id());
             return false;
         }
         if (!signed && requireSignature.getAsBoolean()) {
             log.warn("return for job {} from {} refused: unsigned (require_minion_sign_messages is on; "
-                    + "a salt-minion needs minion_sign_messages: True)", ret.jid(), ret.id());
+                    + "a salt-minion needs minion_sign_messages: True)", Printable.quoted(ret.jid()), ret.id());
             return false;
         }
         boolean fresh = "req".equals(ret.jid()); // salt-call asks the master for a jid
@@ -66,7 +67,8 @@ public final class ReturnHandler implements AesCommand {
             return false;
         }
         if (fresh) {
-            storeCallerJob(jid, ret, load.get("user") instanceof String u && !u.isEmpty() ? u : "root");
+            // the minion started this job itself: it cannot name an operator (a "user" it sends is not taken)
+            storeCallerJob(jid, ret, "minion:" + ret.id());
         }
         if (!jobs.saveReturn(new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now()))) {
             log.warn("duplicate return for job {} from {} ignored", jid, ret.id());
