@@ -164,6 +164,18 @@ public final class SqliteJobCache implements JobCache {
         });
     }
 
+    @Override
+    public int trimReturnsPerMinion(int max) {
+        return write(() -> {
+            try (PreparedStatement s = writer.prepareStatement("DELETE FROM returns WHERE seq IN (SELECT seq FROM"
+                    + " (SELECT seq, ROW_NUMBER() OVER (PARTITION BY id ORDER BY received_ns DESC, seq DESC) AS newest"
+                    + " FROM returns) WHERE newest > ?)")) {
+                s.setInt(1, max);
+                return s.executeUpdate();
+            }
+        });
+    }
+
     /**
      * Forgets jobs started before the cutoff with all their returns, and returns for unknown jobs received
      * before it, in one transaction: a reader never sees a job without the returns it had.
