@@ -196,7 +196,7 @@ public final class Master implements AutoCloseable {
                 () -> supervisor.isRunning(transport.name()) && supervisor.isRunning(requestPort.name()),
                 timings.probeTimeout(), timings.probeFailures());
         supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
-                new Presence(keys, publishPort::subscribedTopics, signIns::hasSignedIn, events), watch::check, timings.probeInterval()));
+                new Presence(keys, publishPort::subscribedTopics, signIns, events), watch::check, timings.probeInterval()));
         return watch;
     }
 

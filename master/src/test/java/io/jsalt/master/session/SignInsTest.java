@@ -26,6 +26,18 @@ class SignInsTest {
     }
 
     @Test
+    void aMinionSeenGoneMayBePresentOnlyAfterItSignsInAgain() {
+        signIns.signedIn("web1");
+        assertThat(signIns.mayBePresent("web1")).isTrue();
+
+        signIns.seenGone("web1");
+        assertThat(signIns.mayBePresent("web1")).isFalse();
+
+        signIns.signedIn("web1");
+        assertThat(signIns.mayBePresent("web1")).isTrue();
+    }
+
+    @Test
     void aForgottenMinionMustSignInAgain() {
         signIns.signedIn("web1");
         signIns.forget("web1");
