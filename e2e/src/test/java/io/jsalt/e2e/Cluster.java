@@ -18,19 +18,19 @@ import java.util.concurrent.TimeUnit;
  * A master and minions as separate JVMs in a temp folder, on free loopback ports, driven through the
  * real command-line tools run as processes. Closing it kills every process it started.
  */
-final class Cluster implements AutoCloseable {
-    static final String CLASSPATH = System.getProperty("java.class.path");
-    static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+public final class Cluster implements AutoCloseable {
+    public static final String CLASSPATH = System.getProperty("java.class.path");
+    public static final String JAVA = ProcessHandle.current().info().command().orElse("java");
 
-    final Path root;
-    final int publishPort;
-    final int retPort;
+    public final Path root;
+    public final int publishPort;
+    public final int retPort;
     private Process master;
     private boolean masterFullJit;
     private final Map<String, Process> minions = new LinkedHashMap<>();
     private final List<Process> all = new ArrayList<>();
 
-    Cluster(Path root) throws IOException {
+    public Cluster(Path root) throws IOException {
         this.root = root;
         this.publishPort = freePort();
         int ret = freePort();
@@ -40,27 +40,27 @@ final class Cluster implements AutoCloseable {
         this.retPort = ret;
     }
 
-    Path masterConfigDir() {
+    public Path masterConfigDir() {
         return root.resolve("conf/master");
     }
 
-    Path masterPki() {
+    public Path masterPki() {
         return root.resolve("etc/jsalt/pki/master");
     }
 
-    Path masterLog() {
+    public Path masterLog() {
         return root.resolve("var/log/jsalt/master");
     }
 
-    Path minionPki(String id) {
+    public Path minionPki(String id) {
         return root.resolve("etc/jsalt/pki/" + id);
     }
 
-    Path minionLog(String id) {
+    public Path minionLog(String id) {
         return root.resolve("var/log/jsalt/" + id);
     }
 
-    void startMaster(String... extraConfigLines) throws IOException {
+    public void startMaster(String... extraConfigLines) throws IOException {
         List<String> lines = new ArrayList<>(List.of("root_dir: " + root, "interface: 127.0.0.1",
                 "publish_port: " + publishPort, "ret_port: " + retPort, "worker_threads: 2", "log_level: info", "timeout: 10"));
         lines.addAll(List.of(extraConfigLines));
@@ -70,15 +70,15 @@ final class Cluster implements AutoCloseable {
                 && Files.readString(masterLog()).contains("master up"));
     }
 
-    Process masterProcess() {
+    public Process masterProcess() {
         return master;
     }
 
-    void stopMaster() throws InterruptedException {
+    public void stopMaster() throws InterruptedException {
         stop(master);
     }
 
-    Process startMinion(String id, String... extraConfigLines) throws IOException {
+    public Process startMinion(String id, String... extraConfigLines) throws IOException {
         Path dir = root.resolve("conf/" + id);
         List<String> lines = defaultMinionLines(id);
         lines.addAll(List.of(extraConfigLines));
@@ -89,13 +89,13 @@ final class Cluster implements AutoCloseable {
     }
 
     /** Runs the master (from its next start) with the full JIT, for tests that load it with many minions. */
-    Cluster withFullJitMaster() {
+    public Cluster withFullJitMaster() {
         masterFullJit = true;
         return this;
     }
 
     /** Kills the master at once (SIGKILL), as a crash or {@code kill -9} would: no cleanup runs. */
-    void killMaster() throws InterruptedException {
+    public void killMaster() throws InterruptedException {
         if (master != null && master.isAlive()) {
             master.destroyForcibly();
             master.waitFor(15, TimeUnit.SECONDS);
@@ -106,7 +106,7 @@ final class Cluster implements AutoCloseable {
      * Starts the master again with the config file it had (same keys, same ports) and returns once its
      * log says it is up again.
      */
-    void restartMaster() throws IOException {
+    public void restartMaster() throws IOException {
         String before = read(masterLog());
         int upsBefore = before.split("master up", -1).length;
         master = spawn("master", "io.jsalt.cli.daemon.MasterDaemon", masterConfigDir());
@@ -118,11 +118,11 @@ final class Cluster implements AutoCloseable {
     }
 
     /** The master's sock_dir, where its local event bus listens. */
-    Path masterSockDir() {
+    public Path masterSockDir() {
         return root.resolve("var/run/jsalt/master");
     }
 
-    Path minionCachedir(String id) {
+    public Path minionCachedir(String id) {
         return root.resolve("var/cache/jsalt/" + id);
     }
 
@@ -134,7 +134,7 @@ final class Cluster implements AutoCloseable {
     }
 
     /** As {@link #startMinion}, but a {@code key: value} line replaces the default line of the same key. */
-    Process startMinionOverriding(String id, String... configLines) throws IOException {
+    public Process startMinionOverriding(String id, String... configLines) throws IOException {
         List<String> lines = defaultMinionLines(id);
         for (String line : configLines) {
             String key = line.substring(0, line.indexOf(':') + 1);
@@ -147,16 +147,16 @@ final class Cluster implements AutoCloseable {
         return p;
     }
 
-    Process minion(String id) {
+    public Process minion(String id) {
         return minions.get(id);
     }
 
-    void stopMinion(String id) throws InterruptedException {
+    public void stopMinion(String id) throws InterruptedException {
         stop(minions.get(id));
     }
 
     /** Runs a CLI tool to completion and returns its exit code and output. */
-    Result run(String mainClass, String... args) throws IOException, InterruptedException {
+    public Result run(String mainClass, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", CLASSPATH, mainClass));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
@@ -179,11 +179,11 @@ final class Cluster implements AutoCloseable {
         return new Result(p.exitValue(), new String(streams[0], StandardCharsets.UTF_8), new String(streams[1], StandardCharsets.UTF_8));
     }
 
-    Result jsalt(String... args) throws IOException, InterruptedException {
+    public Result jsalt(String... args) throws IOException, InterruptedException {
         return run("io.jsalt.cli.jsalt.JsaltCommand", withConfig(args));
     }
 
-    Result key(String... args) throws IOException, InterruptedException {
+    public Result key(String... args) throws IOException, InterruptedException {
         return run("io.jsalt.cli.key.KeyCommand", withConfig(args));
     }
 
@@ -195,7 +195,7 @@ final class Cluster implements AutoCloseable {
         return full;
     }
 
-    record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr) {
         @Override
         public String toString() {
             return "exit " + exitCode + "\n--- stdout\n" + stdout + "--- stderr\n" + stderr;
@@ -225,7 +225,7 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    static String read(Path file) {
+    public static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file) : "";
         } catch (IOException e) {
@@ -238,7 +238,7 @@ final class Cluster implements AutoCloseable {
         Files.writeString(file, String.join("\n", lines) + "\n");
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

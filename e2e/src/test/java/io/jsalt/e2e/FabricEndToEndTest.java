@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -90,6 +91,7 @@ class FabricEndToEndTest {
         assertThat(doc.stdout()).contains("alpha:", "test.ping:", "Used to make sure the minion is up and responding.");
     }
 
+    @Tag("security") // kept holding: see docs/security.md
     @Test
     @Order(4)
     void malformedFramesOnTheRequestPortCostOneLogLineEach() throws Exception {
@@ -107,6 +109,7 @@ class FabricEndToEndTest {
         assertThat(ping.stdout()).contains("alpha:\n    True\n", "beta:\n    True\n");
     }
 
+    @Tag("security") // kept holding: see docs/security.md
     @Test
     @Order(5)
     void aReturnNamingAnotherMinionIsRejected() throws Exception {
