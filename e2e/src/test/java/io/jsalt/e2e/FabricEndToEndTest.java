@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("security") // its steps hold two attacks (malformed frames, a return naming another minion) on a cluster they build in order
 class FabricEndToEndTest {
     private Cluster cluster;
 
@@ -91,7 +92,6 @@ class FabricEndToEndTest {
         assertThat(doc.stdout()).contains("alpha:", "test.ping:", "Used to make sure the minion is up and responding.");
     }
 
-    @Tag("security") // kept holding: see docs/security.md
     @Test
     @Order(4)
     void malformedFramesOnTheRequestPortCostOneLogLineEach() throws Exception {
@@ -109,7 +109,6 @@ class FabricEndToEndTest {
         assertThat(ping.stdout()).contains("alpha:\n    True\n", "beta:\n    True\n");
     }
 
-    @Tag("security") // kept holding: see docs/security.md
     @Test
     @Order(5)
     void aReturnNamingAnotherMinionIsRejected() throws Exception {
