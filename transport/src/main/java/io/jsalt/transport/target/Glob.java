@@ -1,22 +1,43 @@
 package io.jsalt.transport.target;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
-/** Shell-style patterns as Python's fnmatch: {@code *}, {@code ?}, {@code [seq]}, {@code [!seq]}. */
+/**
+ * Shell-style patterns as Python's fnmatch: {@code *}, {@code ?}, {@code [seq]}, {@code [!seq]}. Translated to
+ * a regular expression the way Python 3.9+ does it, so matching stays linear: the text between two stars is
+ * found by its first occurrence inside an atomic group ({@code (?>.*?mid)}) and never tried again, where a
+ * plain {@code .*mid1.*mid2...} backtracks over every split of the subject (a glob with a few dozen stars
+ * against a long id or grain took minutes; found by fuzzing, docs/security.md).
+ */
 public final class Glob {
     private Glob() {}
 
     public static Pattern compile(String glob) {
-        StringBuilder re = new StringBuilder();
+        List<StringBuilder> parts = new ArrayList<>(); // the regex of each run between stars
+        parts.add(new StringBuilder());
         int i = 0;
         while (i < glob.length()) {
             char c = glob.charAt(i++);
+            StringBuilder current = parts.get(parts.size() - 1);
             switch (c) {
-                case '*' -> re.append(".*");
-                case '?' -> re.append('.');
-                case '[' -> i = appendClass(glob, i, re);
-                default -> re.append(Pattern.quote(String.valueOf(c)));
+                case '*' -> {
+                    if (current.length() > 0 || parts.size() == 1) {
+                        parts.add(new StringBuilder()); // consecutive stars are one star
+                    }
+                }
+                case '?' -> current.append('.');
+                case '[' -> i = appendClass(glob, i, current);
+                default -> current.append(Pattern.quote(String.valueOf(c)));
             }
+        }
+        StringBuilder re = new StringBuilder(parts.get(0));
+        if (parts.size() > 1) {
+            for (StringBuilder middle : parts.subList(1, parts.size() - 1)) {
+                re.append("(?>.*?").append(middle).append(')');
+            }
+            re.append(".*").append(parts.get(parts.size() - 1));
         }
         return Pattern.compile(re.toString(), Pattern.DOTALL);
     }
