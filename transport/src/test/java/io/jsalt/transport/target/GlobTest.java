@@ -114,4 +114,14 @@ class GlobTest {
         assertThat(Glob.compile(glob).matcher("a".repeat(200)).matches()).isFalse();
         assertThat(Glob.compile(glob).matcher("a".repeat(200) + "b").matches()).isTrue();
     }
+
+    /** Classes are of code points, as Python's str: a range may end in a character outside the BMP. */
+    @Test
+    void aClassRangeWithACharacterOutsideTheBasicPlaneIsOfCodePoints() {
+        String high = new String(Character.toChars(0x1F600)); // an emoji: two chars in Java
+        assertThat(Glob.compile("[a-" + high + "]").matcher(high).matches()).isTrue();
+        assertThat(Glob.compile("[" + high + "-a]x").matcher("x").matches()).as("reversed: matches nothing").isFalse();
+        assertThat(Glob.compile("x[" + high + "]").matcher("x" + high).matches()).isTrue();
+        assertThat(Glob.compile(high + "*").matcher(high + "1").matches()).isTrue();
+    }
 }
