@@ -7,7 +7,9 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * Which events a subscription delivers, by tag, as Salt's event matchers: a prefix (Salt's default), a
- * shell glob (fnmatch: {@code salt/job/*}{@code /ret/*}) or a regular expression found anywhere in the tag.
+ * shell glob (fnmatch: {@code salt/job/*}{@code /ret/*}) or a regular expression matched from the start of
+ * the tag (Salt's {@code re.match}), so a minion's own tag {@code x/salt/job/<jid>/ret/m2} never matches a
+ * listener for {@code salt/job/.../ret/m2}.
  */
 public final class TagPattern {
     private final String description;
@@ -34,16 +36,21 @@ public final class TagPattern {
     }
 
     /**
-     * Tags in which the regular expression is found.
+     * Tags whose beginning matches the regular expression (Salt's {@code re.match}: anchored at the start,
+     * not at the end; end it with {@code $} to match the whole tag).
      *
      * @throws IllegalArgumentException when it is not a valid regular expression
      */
     public static TagPattern regex(String regex) {
         try {
-            return new TagPattern("regex " + regex, Pattern.compile(regex).asPredicate());
+            return new TagPattern("regex " + regex, matchFromStart(Pattern.compile(regex)));
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("bad regular expression '" + regex + "': " + e.getDescription());
         }
+    }
+
+    private static Predicate<String> matchFromStart(Pattern pattern) {
+        return tag -> pattern.matcher(tag).lookingAt();
     }
 
     public boolean matches(String tag) {

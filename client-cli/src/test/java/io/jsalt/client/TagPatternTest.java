@@ -22,8 +22,11 @@ class TagPatternTest {
     }
 
     @Test
-    void aRegexIsFoundAnywhereAndABadOneIsRefusedWithItsText() {
-        assertThat(TagPattern.regex("ret/web-\\d+$").matches("salt/job/1/ret/web-12")).isTrue();
+    void aRegexMatchesFromTheStartOfTheTagAsSaltsReMatchAndABadOneIsRefusedWithItsText() {
+        assertThat(TagPattern.regex("salt/job/\\d+/ret/web-\\d+$").matches("salt/job/1/ret/web-12")).isTrue();
+        assertThat(TagPattern.regex("salt/job/").matches("salt/job/1/ret/web-12")).as("not anchored at the end").isTrue();
+        assertThat(TagPattern.regex("salt/job/.*/ret/m2").matches("jsalt/salt/job/1/ret/m2")).as("a minion's look-alike tag").isFalse();
+        assertThat(TagPattern.regex("ret/web-\\d+$").matches("salt/job/1/ret/web-12")).isFalse();
         assertThat(TagPattern.any().matches("")).isTrue();
         assertThatThrownBy(() -> TagPattern.regex("salt/(")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("bad regular expression 'salt/('");

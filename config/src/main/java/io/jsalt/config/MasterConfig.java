@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * @param fileRoots         {@code file_roots}: saltenv to the folders the file server reads, in order
  * @param fileBufferSize    {@code file_buffer_size}: bytes per {@code _serve_file} chunk
  * @param requestPortLimits what the request port lets anyone who connects make it hold
+ * @param abuseLimits       what a peer can make the master keep or redo (docs/security.md)
  */
 public record MasterConfig(
         Path configDir,
@@ -67,7 +68,8 @@ public record MasterConfig(
         Map<String, Object> nodegroups,
         Map<String, List<Path>> fileRoots,
         int fileBufferSize,
-        RequestPortLimits requestPortLimits) {
+        RequestPortLimits requestPortLimits,
+        AbuseLimits abuseLimits) {
 
     /**
      * Bounds on what clients of the request port make the master hold; anyone who can reach the port can
@@ -95,6 +97,28 @@ public record MasterConfig(
                         "at least max_request_size (" + maxRequest + "), or no request of that size could ever be taken");
             }
             return new RequestPortLimits(maxRequest, inflight);
+        }
+    }
+
+    /**
+     * What a peer can make the master keep or redo, each a count a hostile peer would otherwise choose.
+     *
+     * @param maxPendingMinions       {@code max_pending_minions}: keys waiting in {@code minions_pre}; 0 for no limit
+     * @param pendingKeysPerMinute    {@code pending_keys_per_minute}: new pending keys taken per minute (a burst of as many)
+     * @param requestMaxAgeSeconds    {@code request_max_age}: how old (or how far ahead of the master's clock) a
+     *                                jsalt minion's stamped request may be
+     * @param jobCacheMaxReturnsPerMinion {@code job_cache_max_returns_per_minion}: returns kept per minion; 0 for no limit
+     */
+    public record AbuseLimits(int maxPendingMinions, int pendingKeysPerMinute, int requestMaxAgeSeconds,
+            int jobCacheMaxReturnsPerMinion) {
+        /** The defaults, for code that builds a config by hand. */
+        public static final AbuseLimits DEFAULTS = new AbuseLimits(1_000, 120, 300, 10_000);
+
+        static AbuseLimits read(ConfigFile config) {
+            return new AbuseLimits(config.integer("max_pending_minions", DEFAULTS.maxPendingMinions, 0, Integer.MAX_VALUE),
+                    config.integer("pending_keys_per_minute", DEFAULTS.pendingKeysPerMinute, 1, 1_000_000),
+                    config.integer("request_max_age", DEFAULTS.requestMaxAgeSeconds, 1, DAY),
+                    config.integer("job_cache_max_returns_per_minion", DEFAULTS.jobCacheMaxReturnsPerMinion, 0, Integer.MAX_VALUE));
         }
     }
 
@@ -134,6 +158,7 @@ public record MasterConfig(
         Objects.requireNonNull(requestPortLimits, "requestPortLimits");
         nodegroups = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(nodegroups, "nodegroups")));
         fileRoots = Map.copyOf(Objects.requireNonNull(fileRoots, "fileRoots"));
+        Objects.requireNonNull(abuseLimits, "abuseLimits");
     }
 
     /** Reads {@code configDir/master}; a missing file gives the defaults. Warns once per unknown key. */
@@ -198,7 +223,8 @@ public record MasterConfig(
                 config.map("nodegroups"),
                 FileRoots.read(config, root),
                 config.integer("file_buffer_size", 262_144, 1_024, 64 * 1_048_576),
-                RequestPortLimits.read(config));
+                RequestPortLimits.read(config),
+                AbuseLimits.read(config));
     }
 
     /** {@code master_job_cache}, in any case; anything but a known cache is refused with the choices. */

@@ -85,7 +85,7 @@ class MasterConfigTest {
                 new DaemonConfig(Path.of("/var/run/jsalt/jsalt-master.pid"), 10, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 5),
                 new MasterConfig.Supervision(5, 60, false), "memory", Map.of(),
                 Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144,
-                new MasterConfig.RequestPortLimits(16 * 1_048_576, 64 * 1_048_576)));
+                new MasterConfig.RequestPortLimits(16 * 1_048_576, 64 * 1_048_576), MasterConfig.AbuseLimits.DEFAULTS));
     }
 
     @Test
@@ -254,5 +254,17 @@ class MasterConfigTest {
     @Test
     void aRelativeFileRootIsRefusedNamingTheKey() {
         assertThatThrownBy(() -> load("file_roots: {base: [srv]}\n")).isInstanceOf(ConfigException.class).hasMessageContaining("file_roots");
+    }
+
+    @Test
+    void abuseLimitsAreReadAndBounded() throws IOException {
+        MasterConfig master = load("""
+                max_pending_minions: 50
+                pending_keys_per_minute: 10
+                request_max_age: 60
+                job_cache_max_returns_per_minion: 0
+                """);
+        assertThat(master.abuseLimits()).isEqualTo(new MasterConfig.AbuseLimits(50, 10, 60, 0));
+        assertThatThrownBy(() -> load("pending_keys_per_minute: 0\n")).hasMessageContaining("pending_keys_per_minute");
     }
 }

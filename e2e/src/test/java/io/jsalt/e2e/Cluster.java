@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * real command-line tools run as processes. Closing it kills every process it started.
  */
 public final class Cluster implements AutoCloseable {
-    static final String CLASSPATH = System.getProperty("java.class.path");
-    static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+    public static final String CLASSPATH = System.getProperty("java.class.path");
+    public static final String JAVA = ProcessHandle.current().info().command().orElse("java");
 
     public final Path root;
     public final int publishPort;
@@ -40,11 +40,11 @@ public final class Cluster implements AutoCloseable {
         this.retPort = ret;
     }
 
-    Path masterConfigDir() {
+    public Path masterConfigDir() {
         return root.resolve("conf/master");
     }
 
-    Path masterPki() {
+    public Path masterPki() {
         return root.resolve("etc/jsalt/pki/master");
     }
 
@@ -52,7 +52,7 @@ public final class Cluster implements AutoCloseable {
         return root.resolve("var/log/jsalt/master");
     }
 
-    Path minionPki(String id) {
+    public Path minionPki(String id) {
         return root.resolve("etc/jsalt/pki/" + id);
     }
 
@@ -74,7 +74,7 @@ public final class Cluster implements AutoCloseable {
         return master;
     }
 
-    void stopMaster() throws InterruptedException {
+    public void stopMaster() throws InterruptedException {
         stop(master);
     }
 
@@ -89,13 +89,13 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** Runs the master (from its next start) with the full JIT, for tests that load it with many minions. */
-    Cluster withFullJitMaster() {
+    public Cluster withFullJitMaster() {
         masterFullJit = true;
         return this;
     }
 
     /** Kills the master at once (SIGKILL), as a crash or {@code kill -9} would: no cleanup runs. */
-    void killMaster() throws InterruptedException {
+    public void killMaster() throws InterruptedException {
         if (master != null && master.isAlive()) {
             master.destroyForcibly();
             master.waitFor(15, TimeUnit.SECONDS);
@@ -106,7 +106,7 @@ public final class Cluster implements AutoCloseable {
      * Starts the master again with the config file it had (same keys, same ports) and returns once its
      * log says it is up again.
      */
-    void restartMaster() throws IOException {
+    public void restartMaster() throws IOException {
         String before = read(masterLog());
         int upsBefore = before.split("master up", -1).length;
         master = spawn("master", "io.jsalt.cli.daemon.MasterDaemon", masterConfigDir());
@@ -118,11 +118,11 @@ public final class Cluster implements AutoCloseable {
     }
 
     /** The master's sock_dir, where its local event bus listens. */
-    Path masterSockDir() {
+    public Path masterSockDir() {
         return root.resolve("var/run/jsalt/master");
     }
 
-    Path minionCachedir(String id) {
+    public Path minionCachedir(String id) {
         return root.resolve("var/cache/jsalt/" + id);
     }
 
@@ -151,12 +151,12 @@ public final class Cluster implements AutoCloseable {
         return minions.get(id);
     }
 
-    void stopMinion(String id) throws InterruptedException {
+    public void stopMinion(String id) throws InterruptedException {
         stop(minions.get(id));
     }
 
     /** Runs a CLI tool to completion and returns its exit code and output. */
-    Result run(String mainClass, String... args) throws IOException, InterruptedException {
+    public Result run(String mainClass, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", CLASSPATH, mainClass));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
@@ -183,7 +183,7 @@ public final class Cluster implements AutoCloseable {
         return run("io.jsalt.cli.jsalt.JsaltCommand", withConfig(args));
     }
 
-    Result key(String... args) throws IOException, InterruptedException {
+    public Result key(String... args) throws IOException, InterruptedException {
         return run("io.jsalt.cli.key.KeyCommand", withConfig(args));
     }
 
@@ -238,7 +238,7 @@ public final class Cluster implements AutoCloseable {
         Files.writeString(file, String.join("\n", lines) + "\n");
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

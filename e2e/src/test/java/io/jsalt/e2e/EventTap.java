@@ -18,8 +18,8 @@ import java.util.function.Predicate;
  * until a master listens, so a tap opened while the master restarts catches it as soon as its bus is up
  * (the bus starts before the master binds its ports, so no minion can sign in unseen).
  */
-final class EventTap implements AutoCloseable {
-    record Seen(EventFrame event, Instant at) {}
+public final class EventTap implements AutoCloseable {
+    public record Seen(EventFrame event, Instant at) {}
 
     private final LocalEventClient client;
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
@@ -32,7 +32,7 @@ final class EventTap implements AutoCloseable {
         reader.start();
     }
 
-    static EventTap connect(Path sockDir, Duration within) {
+    public static EventTap connect(Path sockDir, Duration within) {
         AtomicReference<LocalEventClient> client = new AtomicReference<>();
         await().atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).until(() -> {
             try {
@@ -55,12 +55,12 @@ final class EventTap implements AutoCloseable {
         }
     }
 
-    List<Seen> matching(Predicate<EventFrame> predicate) {
+    public List<Seen> matching(Predicate<EventFrame> predicate) {
         return seen.stream().filter(s -> predicate.test(s.event())).toList();
     }
 
     /** Returns of minion {@code id}: {@code salt/job/<jid>/ret/<id>}. */
-    static Predicate<EventFrame> returnOf(String id) {
+    public static Predicate<EventFrame> returnOf(String id) {
         return e -> e.tag().matches("salt/job/[0-9]{20}/ret/" + java.util.regex.Pattern.quote(id));
     }
 

@@ -19,7 +19,7 @@ import java.util.Map;
  * A hostile but accepted minion: it holds a real session key (signed in with its own key files) and
  * tries to speak for another minion on the request port.
  */
-final class ForgedReturn {
+public final class ForgedReturn {
     private final KeyPair key;
     private final Session session;
     private final RequestClient client;
@@ -30,7 +30,7 @@ final class ForgedReturn {
         this.client = client;
     }
 
-    static ForgedReturn signInAs(String id, Path pkiDir, int retPort) {
+    public static ForgedReturn signInAs(String id, Path pkiDir, int retPort) {
         KeyPair key = RsaKeys.readKeyPair(pkiDir.resolve("minion.pem"));
         RequestClient client = Transport.create().connectRequestClient("127.0.0.1", retPort);
         SignInResult r = new SignIn(id, key, new MasterKeyPin(pkiDir, ""), client, Duration.ofSeconds(5)).attempt();
@@ -40,16 +40,22 @@ final class ForgedReturn {
         return new ForgedReturn(key, a.session(), client);
     }
 
+    /** This minion's own key pair (it signs with it and proves its id with it). */
+    public KeyPair key() {
+        return key;
+    }
+
     /** A return naming {@code id}, signed with this minion's key. */
-    Object sendReturn(String id, String jid, Object ret) {
+    public Object sendReturn(String id, String jid, Object ret) {
         return send(new ReturnLoad(id, jid, "test.ping", List.of(), ret, 0, true).toSignedLoad(key.getPrivate()));
     }
 
-    Object sendUnsignedReturn(String id, String jid, Object ret) {
+    public Object sendUnsignedReturn(String id, String jid, Object ret) {
         return send(new ReturnLoad(id, jid, "test.ping", List.of(), ret, 0, true).toLoad());
     }
 
-    private Object send(Map<String, Object> load) {
+    /** Any aes load, sent under this minion's session; the decrypted answer. */
+    public Object send(Map<String, Object> load) {
         SessionCipher cipher = new SessionCipher(session.crypticle());
         String nonce = SessionCipher.newNonce();
         return cipher.decryptReply(client.request(cipher.encryptRequest(load, nonce), Duration.ofSeconds(5)), nonce);

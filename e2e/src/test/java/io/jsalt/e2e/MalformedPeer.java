@@ -6,10 +6,10 @@ import io.jsalt.transport.Transport;
 import java.time.Duration;
 
 /** Speaks ZeroMQ correctly but sends frames that are not Salt requests. */
-final class MalformedPeer {
+public final class MalformedPeer {
     private MalformedPeer() {}
 
-    static void sendGarbageOverZmq(int retPort) {
+    public static void sendGarbageOverZmq(int retPort) {
         try (Transport t = Transport.create(); RequestClient c = t.connectRequestClient("127.0.0.1", retPort)) {
             for (byte[] frame : new byte[][] {
                     {(byte) 0xc1}, // a msgpack byte that is never valid

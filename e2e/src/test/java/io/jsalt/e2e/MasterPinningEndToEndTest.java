@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A minion trusts only the master key it pinned (or master_finger names), and keeps running otherwise. */
+@org.junit.jupiter.api.Tag("security") // the master key pin keeps holding: see docs/security.md
 class MasterPinningEndToEndTest {
     @TempDir
     Path tmp;

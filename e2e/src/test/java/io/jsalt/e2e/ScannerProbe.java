@@ -12,11 +12,11 @@ import java.nio.charset.StandardCharsets;
  * the top bit set. JeroMQ 0.6.0 decodes that size as a negative int, and without a guard its I/O thread
  * is lost (it spins on the half-decoded frame forever, taking every socket of its context with it).
  */
-final class ScannerProbe {
+public final class ScannerProbe {
     private ScannerProbe() {}
 
     /** The 64-byte ZMTP 3.0 greeting of a NULL-mechanism client. */
-    static byte[] greeting() {
+    public static byte[] greeting() {
         byte[] g = new byte[64];
         g[0] = (byte) 0xff; // signature: 0xFF, 8 padding bytes, 0x7F
         g[9] = 0x7f;
@@ -28,7 +28,7 @@ final class ScannerProbe {
     }
 
     /** A frame with the LARGE flag whose 64-bit size is 0xFFFFFFFFFFFFFFFF: -1 once narrowed to an int. */
-    static byte[] negativeSizeFrame() {
+    public static byte[] negativeSizeFrame() {
         byte[] f = new byte[9];
         f[0] = 0x02; // flags: LARGE (an 8-byte size follows), not MORE, not COMMAND
         for (int i = 1; i < 9; i++) {
@@ -41,7 +41,7 @@ final class ScannerProbe {
      * Connects to {@code port}, reads the server's signature so the frame is sure to reach its decoder,
      * sends the frame, and waits for the server to drop the connection (or a few seconds).
      */
-    static void sendTo(int port) throws IOException {
+    public static void sendTo(int port) throws IOException {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(5000);
             OutputStream out = s.getOutputStream();

@@ -36,6 +36,7 @@ import io.jsalt.master.request.PillarHandler;
 import io.jsalt.master.request.PingHandler;
 import io.jsalt.master.request.PublishHandler;
 import io.jsalt.master.request.RequestDispatcher;
+import io.jsalt.master.request.RequestFreshness;
 import io.jsalt.master.request.ReturnHandler;
 import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.runner.JobsRunner;
@@ -45,6 +46,7 @@ import io.jsalt.master.runner.RunnerCommand;
 import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
 import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.session.SignIns;
 import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.Transport;
@@ -80,6 +82,7 @@ public final class Master implements AutoCloseable {
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final EventBus events = new EventBus();
     private final SessionKey sessionKey = new SessionKey();
+    private final SignIns signIns = new SignIns();
     private final Jids jids = new Jids();
     /** The minions' grains, durable under cachedir/minions; made in start(), where the cachedir is known. */
     private MinionDataCache minionData;
@@ -159,7 +162,10 @@ public final class Master implements AutoCloseable {
         supervisor.add(publishPort, transport.name());
         JobPublisher publisher = new JobPublisher(publishPort, sessionKey,
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
-        KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, minionData::forget);
+        KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
+            minionData.forget(id);
+            signIns.forget(id);
+        });
         TargetResolver targets = new TargetResolver(keys, minionData, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
                 () -> Duration.ofSeconds((long) this.config.timeout() + this.config.gatherJobTimeout()),
@@ -176,8 +182,9 @@ public final class Master implements AutoCloseable {
                 new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
         Map<String, ClearCommand> clear = Map.of(
                 "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
-                        () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions()),
-                        publishPort.port()),
+                        () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
+                                this.config.abuseLimits().maxPendingMinions(), this.config.abuseLimits().pendingKeysPerMinute()),
+                        publishPort.port(), signIns),
                 "publish", new PublishHandler(clientKey, targets, jobs, jids, events, publisher),
                 "wheel", new WheelHandler(clientKey, keyAdmin),
                 "ping", new PingHandler(),
@@ -185,9 +192,9 @@ public final class Master implements AutoCloseable {
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
                 "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),
-                "_minion_event", new MinionEventHandler(keys, events, trust),
-                "_pillar", new PillarHandler(keys, masterKey.getPrivate(), (id, grains, verified) -> {
-                    minionData.putGrains(id, grains, verified);
+                "_minion_event", new MinionEventHandler(keys, events, trust, signIns),
+                "_pillar", new PillarHandler(keys, masterKey.getPrivate(), (id, grains, verified, stamp) -> {
+                    minionData.putGrains(id, grains, verified, stamp);
                     if (verified) {
                         trust.proved(id);
                     }
@@ -196,7 +203,9 @@ public final class Master implements AutoCloseable {
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
         requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),
-                new RequestDispatcher(sessionKey, clear, aes), timings.rebindFor(), new RequestLimits(
+                new RequestDispatcher(sessionKey, clear, aes,
+                        new RequestFreshness(() -> Duration.ofSeconds(this.config.abuseLimits().requestMaxAgeSeconds()))),
+                timings.rebindFor(), new RequestLimits(
                         config.requestPortLimits().maxRequestSize(), config.requestPortLimits().maxInflightRequestBytes()));
         supervisor.add(requestPort, transport.name());
         addWorkers(config.workerThreads());
@@ -204,7 +213,7 @@ public final class Master implements AutoCloseable {
                 () -> supervisor.isRunning(transport.name()) && supervisor.isRunning(requestPort.name()),
                 timings.probeTimeout(), timings.probeFailures());
         supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
-                new Presence(keys, publishPort::subscribedTopics, events), watch::check, timings.probeInterval()));
+                new Presence(keys, publishPort::subscribedTopics, signIns, events), watch::check, timings.probeInterval()));
         return watch;
     }
 

@@ -1,5 +1,6 @@
 package io.jsalt.minion;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.config.MinionConfig;
 import io.jsalt.crypto.Rsa;
 import io.jsalt.crypto.RsaKeys;
@@ -30,6 +31,7 @@ import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.message.MinionEvent;
+import io.jsalt.transport.message.RequestStamp;
 import io.jsalt.transport.message.Topics;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -143,7 +145,7 @@ public final class Minion implements AutoCloseable {
         returner = new Returner(config.id(), channel, new ReturnOutbox(config.cachedir().resolve("returns")),
                 config.returnRetryTimer(), config.returnRetryTimerMax());
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
-                config.returnRetryTimerMax(), config.minionSignMessages(), grains), modules, running, returner, keyPair.getPrivate(), () -> session,
+                config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications")), modules, running, returner, keyPair.getPrivate(), () -> session,
                 this::onSessionKeyMismatch);
         if (!scheduled.isEmpty()) {
             schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,
@@ -248,7 +250,7 @@ public final class Minion implements AutoCloseable {
         }
         if (result instanceof SignInResult.Failed f) {
             // the session is kept: publications under a new key are held for replay until sign-in works
-            log.debug("{}: sign-in failed: {}", config.id(), f.reason());
+            log.debug("{}: sign-in failed: {}", config.id(), Printable.of(f.reason(), Printable.LONG));
             return;
         }
         pacing.answered();
@@ -269,7 +271,7 @@ public final class Minion implements AutoCloseable {
             log.error("{}: the master is full (max_minions reached)", config.id());
         } else if (result instanceof SignInResult.MasterRefused m) {
             state = State.MASTER_REFUSED;
-            log.error("{}: refusing to sign in: {}", config.id(), m.reason());
+            log.error("{}: refusing to sign in: {}", config.id(), Printable.of(m.reason(), Printable.LONG));
         }
     }
 
@@ -422,9 +424,10 @@ public final class Minion implements AutoCloseable {
         byte[] tok = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
         for (String tag : List.of("minion_start", "salt/minion/" + config.id() + "/start")) {
             try {
-                channel.send(new MinionEvent(config.id(), tok, tag, text).toLoad());
+                // stamped, so a jsalt master takes this request once (RequestStamp); a Salt master ignores the key
+                channel.send(RequestStamp.stamp(new MinionEvent(config.id(), tok, tag, text).toLoad(), System.currentTimeMillis()));
             } catch (TransportException | NotSignedInException e) {
-                log.warn("{}: start event not delivered: {}", config.id(), e.getMessage());
+                log.warn("{}: start event not delivered: {}", config.id(), Printable.reason(e));
             }
         }
     }

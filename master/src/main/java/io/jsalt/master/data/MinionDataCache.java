@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The grains each minion last reported (with its pillar request), kept for targeting. With a cache
  * folder it is durable, laid out as Salt's minion data cache: {@code <cachedir>/minions/<id>/data.p}, a
- * msgpack map {@code {"grains": {...}, "grains_verified": bool}} written atomically with mode 0600, read
+ * msgpack map {@code {"grains": {...}, "grains_verified": bool, "grains_stamp": millis}} written atomically with mode 0600, read
  * back at start so grain targets resolve before minions sign in again. A file that does not read is
  * logged and left out.
  *
@@ -46,7 +46,10 @@ public final class MinionDataCache {
     public static final int MAX_DEPTH = 32;
     static final String VERIFIED_KEY = "grains_verified";
 
-    private record Known(Map<String, Object> grains, boolean verified) {}
+    static final String STAMP_KEY = "grains_stamp";
+
+    /** @param stamp when the minion sent verified grains, in its clock's epoch millis; null when unknown */
+    private record Known(Map<String, Object> grains, boolean verified, Long stamp) {}
 
     private final Map<String, Known> known = new ConcurrentHashMap<>();
     private final Path dir;
@@ -81,10 +84,26 @@ public final class MinionDataCache {
      * @throws WireException for an invalid minion id
      */
     public synchronized boolean putGrains(String id, Map<String, Object> minionGrains, boolean verified) {
+        return putGrains(id, minionGrains, verified, null);
+    }
+
+    /**
+     * As {@link #putGrains(String, Map, boolean)}, and grains only move forward: verified grains stamped
+     * before the verified grains known ({@code stamp}, signed by the minion with them) are an old report sent
+     * again, and refused; so are unstamped verified grains once stamped ones are known.
+     *
+     * @param stamp when the minion sent them ({@code jsalt_stamp}); null for a minion that does not stamp
+     */
+    public synchronized boolean putGrains(String id, Map<String, Object> minionGrains, boolean verified, Long stamp) {
         MinionId.require(id);
         Known before = known.get(id);
         if (!verified && before != null && before.verified()) {
             log.warn("unsigned grains for {} ignored: the grains known are signed by its key", id);
+            return false;
+        }
+        if (verified && before != null && before.verified() && before.stamp() != null
+                && (stamp == null || stamp < before.stamp())) {
+            log.warn("grains of {} refused: older than the grains known (a replayed report)", id);
             return false;
         }
         if (depth(minionGrains, 0) > MAX_DEPTH) {
@@ -97,7 +116,7 @@ public final class MinionDataCache {
             return false;
         }
         // Salt grains often hold None: keep nulls (Map.copyOf would refuse them)
-        Known now = new Known(Collections.unmodifiableMap(new LinkedHashMap<>(minionGrains)), verified);
+        Known now = new Known(Collections.unmodifiableMap(new LinkedHashMap<>(minionGrains)), verified, verified ? stamp : null);
         known.put(id, now);
         if (dir != null && !now.equals(before)) {
             write(id, now);
@@ -192,7 +211,8 @@ public final class MinionDataCache {
                 g.forEach((k, v) -> copy.put(String.valueOf(k), v));
                 // a file from before the flag existed holds grains nobody vouched for
                 boolean verified = Boolean.TRUE.equals(m.get(VERIFIED_KEY));
-                return Optional.of(new Known(Collections.unmodifiableMap(copy), verified));
+                Long stamp = verified && m.get(STAMP_KEY) instanceof Number n ? n.longValue() : null;
+                return Optional.of(new Known(Collections.unmodifiableMap(copy), verified, stamp));
             }
             log.warn("ignored cached data of {}: {} holds no grains map", id, file);
         } catch (NoSuchFileException e) {
@@ -213,6 +233,9 @@ public final class MinionDataCache {
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("grains", entry.grains());
             data.put(VERIFIED_KEY, entry.verified());
+            if (entry.stamp() != null) {
+                data.put(STAMP_KEY, entry.stamp());
+            }
             byte[] bytes = SaltPack.pack(data);
             tmp = Files.createTempFile(minionDir, ".tmp-", ".p", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.write(tmp, bytes);

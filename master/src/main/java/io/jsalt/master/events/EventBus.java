@@ -1,5 +1,6 @@
 package io.jsalt.master.events;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.transport.event.EventFrame;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -28,12 +29,12 @@ public final class EventBus {
         Map<String, Object> stamped = new LinkedHashMap<>(data);
         stamped.put("_stamp", LocalDateTime.now(ZoneOffset.UTC).toString());
         EventFrame event = new EventFrame(tag, stamped);
-        log.debug("event {}", tag);
+        log.debug("event {}", Printable.of(tag, Printable.LONG));
         for (EventListener l : listeners) {
             try {
                 l.onEvent(event);
             } catch (RuntimeException e) {
-                log.warn("event listener failed on {}: {}", tag, e.toString());
+                log.warn("event listener failed on {}: {}", Printable.of(tag, Printable.LONG), e.toString());
             }
         }
     }

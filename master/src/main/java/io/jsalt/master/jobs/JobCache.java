@@ -23,6 +23,14 @@ public interface JobCache extends AutoCloseable {
 
     List<JobReturn> returns(String jid);
 
+    /**
+     * Keeps at most {@code max} returns per minion, the newest, and forgets the older ones: the quota
+     * ({@code job_cache_max_returns_per_minion}) that bounds what one minion can make the cache hold.
+     *
+     * @return how many returns were forgotten
+     */
+    int trimReturnsPerMinion(int max);
+
     /** Forgets jobs started before the cutoff, with their returns. */
     void prune(java.time.Instant cutoff);
 

@@ -55,6 +55,34 @@ public final class MemoryJobCache implements JobCache {
     }
 
     @Override
+    public int trimReturnsPerMinion(int max) {
+        Map<String, List<JobReturn>> byMinion = new java.util.HashMap<>();
+        for (Map<String, JobReturn> perJob : returns.values()) {
+            synchronized (perJob) {
+                for (JobReturn r : perJob.values()) {
+                    byMinion.computeIfAbsent(r.id(), k -> new ArrayList<>()).add(r);
+                }
+            }
+        }
+        int forgotten = 0;
+        for (List<JobReturn> rs : byMinion.values()) {
+            if (rs.size() <= max) {
+                continue;
+            }
+            rs.sort(java.util.Comparator.comparing(JobReturn::received).thenComparing(JobReturn::jid).reversed());
+            for (JobReturn old : rs.subList(max, rs.size())) {
+                Map<String, JobReturn> perJob = returns.get(old.jid());
+                if (perJob != null) {
+                    synchronized (perJob) {
+                        forgotten += perJob.remove(old.id()) != null ? 1 : 0;
+                    }
+                }
+            }
+        }
+        return forgotten;
+    }
+
+    @Override
     public void prune(Instant cutoff) {
         jobs.values().removeIf(j -> j.started().isBefore(cutoff));
         returns.keySet().removeIf(jid -> !jobs.containsKey(jid));

@@ -165,6 +165,27 @@ public final class SqliteJobCache implements JobCache {
         });
     }
 
+    @Override
+    public int trimReturnsPerMinion(int max) {
+        return write(() -> {
+            // the usual answer is "nobody is over": found on the (id, received_ns) index without touching a row
+            try (PreparedStatement over = writer.prepareStatement("SELECT 1 FROM returns GROUP BY id HAVING COUNT(*) > ? LIMIT 1")) {
+                over.setInt(1, max);
+                try (ResultSet rs = over.executeQuery()) {
+                    if (!rs.next()) {
+                        return 0;
+                    }
+                }
+            }
+            try (PreparedStatement s = writer.prepareStatement("DELETE FROM returns WHERE seq IN (SELECT seq FROM"
+                    + " (SELECT seq, ROW_NUMBER() OVER (PARTITION BY id ORDER BY received_ns DESC, seq DESC) AS newest"
+                    + " FROM returns) WHERE newest > ?)")) {
+                s.setInt(1, max);
+                return s.executeUpdate();
+            }
+        });
+    }
+
     /**
      * Forgets jobs started before the cutoff with all their returns, and returns for unknown jobs received
      * before it, in one transaction: a reader never sees a job without the returns it had.

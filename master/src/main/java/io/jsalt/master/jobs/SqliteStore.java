@@ -38,6 +38,8 @@ final class SqliteStore {
                 + " retcode INTEGER NOT NULL, success INTEGER NOT NULL, received_ns INTEGER NOT NULL,"
                 + " verified INTEGER NOT NULL DEFAULT 1, UNIQUE (jid, id))",
         "CREATE INDEX IF NOT EXISTS returns_received ON returns (received_ns)",
+        // job_cache_max_returns_per_minion counts and trims each minion's returns, newest first
+        "CREATE INDEX IF NOT EXISTS returns_minion ON returns (id, received_ns)",
     };
 
     private SqliteStore() {

@@ -103,6 +103,13 @@ public final class Maintenance implements Service {
         if (c.keepJobsSeconds() > 0) {
             jobs.prune(Instant.now().minusSeconds(c.keepJobsSeconds()));
         }
+        int quota = c.abuseLimits().jobCacheMaxReturnsPerMinion();
+        if (quota > 0) {
+            int forgotten = jobs.trimReturnsPerMinion(quota);
+            if (forgotten > 0) {
+                log.info("job cache: forgot {} returns beyond job_cache_max_returns_per_minion ({})", forgotten, quota);
+            }
+        }
         presence.accept(c);
         log.debug("maintenance round done");
     }

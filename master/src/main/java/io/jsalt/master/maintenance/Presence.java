@@ -10,13 +10,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import io.jsalt.master.session.SignIns;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Salt's presence events, one round per maintenance round while {@code presence_events} is on. A minion is
- * present when its key is accepted and a peer of the publish socket subscribes to its own topic
+ * present when its key is accepted, it signed in to this master process and was not seen gone since
+ * (authenticated activity: see {@link SignIns}) and a peer of the publish socket subscribes to its own topic
  * ({@link Topics#isSubscribedBy}): jsalt minions always do, salt-minions do under {@code zmq_filtering}, and a
  * salt-minion without it subscribes to everything and is never seen here. Each round fires
  * {@code salt/presence/change} {@code {"new": [...], "lost": [...]}} when the set changed since the last
@@ -28,14 +30,18 @@ public final class Presence implements Consumer<MasterConfig> {
 
     private final KeyStore keys;
     private final Supplier<Set<String>> subscribedTopics;
+    private final SignIns signIns;
     private final EventBus events;
     /** The minions present at the last round; empty while presence_events is off, as at Salt's start. */
     private Set<String> last = Set.of();
 
     /**
      * @param subscribedTopics the publish socket's topics with a subscriber now (ISO-8859-1 strings)
+     * @param signIns          which minions signed in to this master process and were not seen gone since: the
+     *                         publish port takes anyone's subscription, so a subscribed topic alone is no proof
      */
-    public Presence(KeyStore keys, Supplier<Set<String>> subscribedTopics, EventBus events) {
+    public Presence(KeyStore keys, Supplier<Set<String>> subscribedTopics, SignIns signIns, EventBus events) {
+        this.signIns = signIns;
         this.keys = keys;
         this.subscribedTopics = subscribedTopics;
         this.events = events;
@@ -60,12 +66,13 @@ public final class Presence implements Consumer<MasterConfig> {
         Set<String> topics = subscribedTopics.get();
         Set<String> present = new TreeSet<>();
         for (String id : keys.list(KeyState.ACCEPTED)) {
-            if (Topics.isSubscribedBy(topics, id)) {
+            if (signIns.mayBePresent(id) && Topics.isSubscribedBy(topics, id)) {
                 present.add(id);
             }
         }
         List<String> gained = present.stream().filter(id -> !last.contains(id)).toList();
         List<String> lost = last.stream().filter(id -> !present.contains(id)).sorted().toList();
+        lost.forEach(signIns::seenGone);
         if (!gained.isEmpty() || !lost.isEmpty()) {
             log.info("presence changed: {} new, {} lost", gained.size(), lost.size());
             events.fire("salt/presence/change", Map.of("new", gained, "lost", lost));

@@ -6,7 +6,9 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.PendingKeyLimit;
 import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.session.SignIns;
 import io.jsalt.transport.codec.WireException;
 import io.jsalt.transport.message.AuthReply;
 import io.jsalt.transport.message.AuthReply.Outcome;
@@ -36,7 +38,13 @@ public final class AuthHandler implements ClearCommand {
     static final int MIN_KEY_BITS = 2048;
 
     /** The settings the decision reads; re-read on each request so a reload takes effect at once. */
-    public record Policy(boolean autoAccept, boolean openMode, int maxMinions) {}
+    public record Policy(boolean autoAccept, boolean openMode, int maxMinions, int maxPendingMinions, int pendingKeysPerMinute) {
+        /** A policy with the default limits on pending keys. */
+        public Policy(boolean autoAccept, boolean openMode, int maxMinions) {
+            this(autoAccept, openMode, maxMinions, io.jsalt.config.MasterConfig.AbuseLimits.DEFAULTS.maxPendingMinions(),
+                    io.jsalt.config.MasterConfig.AbuseLimits.DEFAULTS.pendingKeysPerMinute());
+        }
+    }
 
     private final KeyStore keys;
     private final KeyPair masterKey;
@@ -45,13 +53,23 @@ public final class AuthHandler implements ClearCommand {
     private final EventBus events;
     private final java.util.function.Supplier<Policy> policy;
     private final int publishPort;
+    private final PendingKeyLimit pendingLimit = new PendingKeyLimit();
     /** The X9.31 signature over the current session key: deterministic, so made once per rotation, not per sign-in. */
     private volatile SessionSignature sessionSignature;
 
     private record SessionSignature(String session, byte[] sig) {}
 
+    private final SignIns signIns;
+
     public AuthHandler(KeyStore keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
             java.util.function.Supplier<Policy> policy, int publishPort) {
+        this(keys, masterKey, sessionKey, events, policy, publishPort, new SignIns());
+    }
+
+    /** @param signIns told of every accepted sign-in (start events and presence read it) */
+    public AuthHandler(KeyStore keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
+            java.util.function.Supplier<Policy> policy, int publishPort, SignIns signIns) {
+        this.signIns = signIns;
         this.keys = keys;
         this.masterKey = masterKey;
         this.masterPem = RsaKeys.publicKeyPem(masterKey.getPublic());
@@ -123,6 +141,15 @@ public final class AuthHandler implements ClearCommand {
             log.info("key of {} auto-accepted", id);
             return accept(req, minionPub, pem);
         }
+        PendingKeyLimit.Verdict verdict = pendingLimit.admit(keys.list(KeyState.PENDING).size(), p.maxPendingMinions(),
+                p.pendingKeysPerMinute());
+        if (verdict != PendingKeyLimit.Verdict.ADMITTED) {
+            // "wait and retry", as for a pending key, but nothing is written: the minion asks again later
+            log.warn("new key from {} not kept: {}", id, verdict == PendingKeyLimit.Verdict.TOO_MANY_PENDING
+                    ? "max_pending_minions (" + p.maxPendingMinions() + ") keys already wait for acceptance"
+                    : "more than pending_keys_per_minute (" + p.pendingKeysPerMinute() + ") new keys this minute");
+            return AuthReply.of(Outcome.PENDING, req.nonce());
+        }
         keys.store(KeyState.PENDING, id, pem);
         log.info("new key from {} is pending acceptance", id);
         fire(id, "pend", true, pem);
@@ -141,6 +168,7 @@ public final class AuthHandler implements ClearCommand {
                 log.warn("sign-in of {} carried a token the master key cannot open", req.id());
             }
         }
+        signIns.signedIn(req.id());
         fire(req.id(), "accept", true, pem);
         log.debug("{} signed in", req.id());
         return AuthReply.accepted(masterPem, publishPort, aes, sig, token, req.nonce());

@@ -1,9 +1,11 @@
 package io.jsalt.master.request;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.crypto.Rsa;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.session.SignIns;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.message.MinionEvent;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code _minion_event}: re-fires a minion's event on the master bus. The sender proves its id with
  * {@code tok}; the event's {@code id} is forced to that id, and a minion may not use a {@code salt/} tag
- * other than its own {@code salt/minion/<id>/...} (Salt lets any minion pose as the system).
+ * other than its own {@code salt/minion/<id>/...} (Salt lets any minion pose as the system). A start event
+ * fires once per sign-in ({@link SignIns}): a captured one sent again does not announce a start that did not happen.
  */
 public final class MinionEventHandler implements AesCommand {
     private static final Logger log = LoggerFactory.getLogger(MinionEventHandler.class);
@@ -29,15 +32,17 @@ public final class MinionEventHandler implements AesCommand {
     private final EventBus events;
     private final MinionTrust trust;
 
-    public MinionEventHandler(KeyStore keys, EventBus events) {
-        this(keys, events, null);
-    }
+    private final SignIns signIns;
 
-    /** @param trust told of each minion's start event (its sign-in's last step); null: nobody is told */
-    public MinionEventHandler(KeyStore keys, EventBus events, MinionTrust trust) {
+    /**
+     * @param trust   told of each minion's start event (its sign-in's last step); null: nobody is told
+     * @param signIns whose sign-ins let each start event fire once (a replayed start event is dropped)
+     */
+    public MinionEventHandler(KeyStore keys, EventBus events, MinionTrust trust, SignIns signIns) {
         this.keys = keys;
         this.events = events;
         this.trust = trust;
+        this.signIns = signIns;
     }
 
     @Override
@@ -69,7 +74,11 @@ public final class MinionEventHandler implements AesCommand {
 
     private void fire(String id, String tag, Object data) {
         if (!allowed(id, tag)) {
-            log.warn("event from {} refused: tag '{}' is reserved", id, tag.length() > 80 ? tag.substring(0, 80) : tag);
+            log.warn("event from {} refused: tag {} is reserved or malformed", id, Printable.quoted(tag));
+            return;
+        }
+        if (isStartTag(id, tag) && !signIns.firstStartEvent(id, tag)) {
+            log.warn("start event {} from {} dropped: it did not follow a sign-in (a replay)", Printable.quoted(tag), id);
             return;
         }
         Map<String, Object> payload = new LinkedHashMap<>();
@@ -82,8 +91,18 @@ public final class MinionEventHandler implements AesCommand {
         events.fire(tag, payload);
     }
 
+    /** A minion announces its start with these two tags, once after it signs in. */
+    static boolean isStartTag(String id, String tag) {
+        return tag.equals("minion_start") || tag.equals("salt/minion/" + id + "/start");
+    }
+
+    /**
+     * Salt fires a minion's tag as sent; jsalt keeps tags outside {@code salt/} as sent too (reactors and
+     * listeners key on them), but refuses the system's {@code salt/} namespace except the minion's own
+     * {@code salt/minion/<id>/...}, and control characters (a tag ends at the event frame's blank line).
+     */
     static boolean allowed(String id, String tag) {
-        if (tag.isEmpty() || tag.length() > 512) {
+        if (tag.isEmpty() || tag.length() > 512 || tag.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             return false;
         }
         if (tag.equals("minion_start") || tag.startsWith("salt/minion/" + id + "/")) {

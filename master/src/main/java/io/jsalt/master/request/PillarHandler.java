@@ -6,6 +6,7 @@ import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.message.MinionId;
 import io.jsalt.transport.message.MinionSignature;
+import io.jsalt.transport.message.RequestStamp;
 import io.jsalt.master.keys.KeyStore;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
@@ -36,8 +37,11 @@ public final class PillarHandler implements AesCommand {
     /** Where reported grains go ({@code MinionDataCache::putGrains}). */
     @FunctionalInterface
     public interface GrainsSink {
-        /** @param verified signed by the accepted key of {@code id} */
-        void accept(String id, Map<String, Object> grains, boolean verified);
+        /**
+         * @param verified signed by the accepted key of {@code id}
+         * @param stamp    when the minion sent them ({@link RequestStamp}), covered by its signature; null if unknown
+         */
+        void accept(String id, Map<String, Object> grains, boolean verified, Long stamp);
     }
 
     public PillarHandler(KeyStore keys, PrivateKey masterKey, GrainsSink grainsSink) {
@@ -60,7 +64,7 @@ public final class PillarHandler implements AesCommand {
             return false;
         }
         if (load.get("grains") instanceof Map<?, ?>) {
-            grainsSink.accept(id, Wire.map(load, "grains"), signed);
+            grainsSink.accept(id, Wire.map(load, "grains"), signed, signed ? RequestStamp.of(load) : null);
         }
         return new PrivateReply(privateReply(key.get(), Map.of(), nonce));
     }

@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
@@ -54,7 +55,7 @@ public final class PublishHandler implements ClearCommand {
         try {
             target = targets.resolve(req.tgtType(), req.tgt());
         } catch (InvalidTargetException e) {
-            log.warn("publish refused: invalid target: {}", e.getMessage());
+            log.warn("publish refused: invalid target: {}", Printable.reason(e));
             return SaltPack.pack(RequestDispatcher.error("Invalid target: " + e.getMessage()));
         }
         List<String> minions = target.expected();

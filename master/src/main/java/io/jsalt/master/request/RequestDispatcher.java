@@ -26,8 +26,17 @@ public final class RequestDispatcher implements RequestHandler {
     private final SessionKey sessionKey;
     private final Map<String, ClearCommand> clearCommands;
     private final Map<String, AesCommand> aesCommands;
+    private final RequestFreshness freshness;
 
+    /** A dispatcher that refuses replayed stamped loads under the default {@code request_max_age}. */
     public RequestDispatcher(SessionKey sessionKey, Map<String, ClearCommand> clearCommands, Map<String, AesCommand> aesCommands) {
+        this(sessionKey, clearCommands, aesCommands, new RequestFreshness(() -> java.time.Duration.ofSeconds(
+                io.jsalt.config.MasterConfig.AbuseLimits.DEFAULTS.requestMaxAgeSeconds())));
+    }
+
+    public RequestDispatcher(SessionKey sessionKey, Map<String, ClearCommand> clearCommands, Map<String, AesCommand> aesCommands,
+            RequestFreshness freshness) {
+        this.freshness = freshness;
         this.sessionKey = sessionKey;
         this.clearCommands = Map.copyOf(clearCommands);
         this.aesCommands = Map.copyOf(aesCommands);
@@ -39,13 +48,13 @@ public final class RequestDispatcher implements RequestHandler {
         try {
             envelope = RequestEnvelope.decode(frame);
         } catch (WireException e) {
-            log.warn("malformed request ({} bytes): {}", frame.length, e.getMessage());
+            log.warn("malformed request ({} bytes): {}", frame.length, Printable.reason(e));
             return BAD_LOAD;
         }
         try {
             return RequestEnvelope.CLEAR.equals(envelope.enc()) ? handleClear(envelope.clearLoad()) : handleAes(envelope.aesLoad());
         } catch (WireException | CryptoException | IllegalArgumentException | io.jsalt.transport.target.InvalidTargetException e) {
-            log.warn("rejected request: {}", e.getMessage());
+            log.warn("rejected request: {}", Printable.reason(e));
             return SaltPack.pack(error(e.getMessage()));
         }
     }
@@ -79,6 +88,12 @@ public final class RequestDispatcher implements RequestHandler {
         AesCommand command = cmd instanceof String s ? aesCommands.get(s) : null;
         if (command == null) {
             log.warn("refused aes command {}", Printable.quoted(cmd));
+            return cipher.encryptReply(false, nonce);
+        }
+        RequestFreshness.Refusal refusal = freshness.check(load, nonce);
+        if (refusal != null) {
+            log.warn("refused aes command {} from {}: {} request stamp", Printable.quoted(cmd), Printable.quoted(load.get("id")),
+                    refusal.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
             return cipher.encryptReply(false, nonce);
         }
         Object result = command.handle(load, nonce);

@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
@@ -50,16 +51,16 @@ public final class ReturnHandler implements AesCommand {
         ReturnLoad ret = ReturnLoad.fromLoad(load);
         Optional<PublicKey> key = keys.acceptedKey(ret.id());
         if (key.isEmpty()) {
-            log.warn("return for job {} refused: {} is not an accepted minion", ret.jid(), ret.id());
+            log.warn("return for job {} refused: {} is not an accepted minion", Printable.quoted(ret.jid()), ret.id());
             return false;
         }
         MinionTrust.Verdict verdict = trust.judge(ret.id(), key.get(), load);
         switch (verdict) {
-            case BAD_SIGNATURE -> log.warn("return for job {} refused: not signed by the accepted key of {}", ret.jid(), ret.id());
+            case BAD_SIGNATURE -> log.warn("return for job {} refused: not signed by the accepted key of {}", Printable.quoted(ret.jid()), ret.id());
             case UNSIGNED_REQUIRED -> log.warn("return for job {} from {} refused: unsigned (require_minion_sign_messages is on; "
-                    + "a salt-minion needs minion_sign_messages: True)", ret.jid(), ret.id());
+                    + "a salt-minion needs minion_sign_messages: True)", Printable.quoted(ret.jid()), ret.id());
             case UNSIGNED_PINNED -> log.warn("return for job {} refused: unsigned, and {} signs its returns (delete its key"
-                    + " to forget that)", ret.jid(), ret.id());
+                    + " to forget that)", Printable.quoted(ret.jid()), ret.id());
             default -> { }
         }
         if (!verdict.accepted()) {
@@ -73,7 +74,8 @@ public final class ReturnHandler implements AesCommand {
             return false;
         }
         if (fresh) {
-            storeCallerJob(jid, ret, load.get("user") instanceof String u && !u.isEmpty() ? u : "root");
+            // the minion started this job itself: it cannot name an operator (a "user" it sends is not taken)
+            storeCallerJob(jid, ret, "minion:" + ret.id());
         } else if (!targeted(jid, ret.id())) {
             return false;
         }

@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
@@ -44,7 +45,7 @@ public final class WheelHandler implements ClearCommand {
             default -> null;
         };
         if (result == null) {
-            log.warn("wheel function refused: {}", fun.length() > 40 ? fun.substring(0, 40) : fun);
+            log.warn("wheel function refused: {}", Printable.quoted(fun));
             return SaltPack.pack(RequestDispatcher.error("'" + fun + "' is not available."));
         }
         Map<String, Object> body = new LinkedHashMap<>();

@@ -91,7 +91,7 @@ public final class RunnerCommand implements ClearCommand {
         try {
             args = ArgumentBinder.bind(function.signature(), arg, kwarg);
         } catch (InvalidRunnerArgumentsException e) {
-            log.info("runner {} refused its arguments: {}", fun, e.getMessage());
+            log.info("runner {} refused its arguments: {}", fun, Printable.reason(e));
             return new Outcome(function.signature() + ": " + e.getMessage(), false);
         }
         try {
@@ -99,7 +99,7 @@ public final class RunnerCommand implements ClearCommand {
             log.info("runner {} done", fun);
             return new Outcome(value, true);
         } catch (RunnerException | WireException | io.jsalt.transport.target.InvalidTargetException e) {
-            log.info("runner {} failed: {}", fun, e.getMessage());
+            log.info("runner {} failed: {}", fun, Printable.reason(e));
             return new Outcome(e.getMessage(), false);
         } catch (RuntimeException e) {
             // a broken store or a bug must cost this call, never the MWorker

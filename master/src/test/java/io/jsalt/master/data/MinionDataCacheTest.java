@@ -181,4 +181,19 @@ class MinionDataCacheTest {
         }
         assertThat(cache.putGrains("web1", Map.of("deep", shallow), true)).isTrue();
     }
+
+    @Test
+    void signedGrainsOnlyMoveForwardAcrossRestarts() {
+        MinionDataCache durable = new MinionDataCache(cachedir);
+        assertThat(durable.putGrains("web1", Map.of("role", "patchme"), true, 2_000L)).isTrue();
+
+        assertThat(durable.putGrains("web1", Map.of("role", "old"), true, 1_000L)).isFalse();
+        assertThat(durable.putGrains("web1", Map.of("role", "unstamped"), true, null)).isFalse();
+        assertThat(durable.grains("web1")).contains(Map.of("role", "patchme"));
+
+        MinionDataCache reopened = new MinionDataCache(cachedir);
+        assertThat(reopened.putGrains("web1", Map.of("role", "old"), true, 1_000L)).isFalse();
+        assertThat(reopened.putGrains("web1", Map.of("role", "newer"), true, 3_000L)).isTrue();
+        assertThat(reopened.grains("web1")).contains(Map.of("role", "newer"));
+    }
 }

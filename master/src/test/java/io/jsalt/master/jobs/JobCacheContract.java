@@ -73,6 +73,23 @@ abstract class JobCacheContract {
     }
 
     @Test
+    void trimmingKeepsTheNewestReturnsOfEachMinionUpToTheQuota() {
+        for (int i = 0; i < 5; i++) {
+            String jid = String.format("202601011200000000%02d", i);
+            cache.saveReturn(new JobReturn(jid, "flood", i, 0, true, T0.plusSeconds(i)));
+        }
+        cache.saveReturn(new JobReturn("20260101120000000000", "quiet", "q", 0, true, T0));
+
+        assertThat(cache.trimReturnsPerMinion(2)).isEqualTo(3);
+
+        assertThat(cache.returns("20260101120000000004")).extracting(JobReturn::id).containsExactly("flood");
+        assertThat(cache.returns("20260101120000000003")).extracting(JobReturn::id).containsExactly("flood");
+        assertThat(cache.returns("20260101120000000002")).isEmpty();
+        assertThat(cache.returns("20260101120000000000")).extracting(JobReturn::id).containsExactly("quiet");
+        assertThat(cache.trimReturnsPerMinion(2)).isZero();
+    }
+
+    @Test
     void pruneForgetsOldJobsWithTheirReturns() {
         cache.saveJob(job("20260101110000000001", T0.minusSeconds(3600)));
         cache.saveJob(job("20260101120000000001", T0));

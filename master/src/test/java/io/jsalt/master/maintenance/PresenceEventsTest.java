@@ -8,7 +8,12 @@ import io.jsalt.master.Master;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.support.RecordedEvents;
 import io.jsalt.master.support.TestKeys;
+import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.Subscription;
+import io.jsalt.transport.message.AuthRequest;
+import io.jsalt.transport.message.RequestEnvelope;
+import io.jsalt.transport.message.SignedClear;
+import java.util.Map;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.event.EventFrame;
 import io.jsalt.transport.message.Topics;
@@ -90,8 +95,32 @@ class PresenceEventsTest {
         return present.isEmpty() ? List.of() : List.copyOf((List<?>) present.get(present.size() - 1).data().get("present"));
     }
 
+    /** A real {@code _auth} request on the request port, as a minion signs in with its key. */
+    private void signIn(String id) {
+        try (RequestClient client = transport.connectRequestClient("127.0.0.1", master.requestPort())) {
+            Map<String, Object> load = new AuthRequest(id, "0123456789abcdef0123456789abcdef",
+                    TestKeys.pem(TestKeys.minion(1)), null).toLoad();
+            byte[] reply = client.request(new RequestEnvelope(RequestEnvelope.CLEAR, load, 2).encode(), WAIT);
+            assertThat(SignedClear.open(reply, TestKeys.master().getPublic())).containsKey("aes");
+        }
+    }
+
+    @Test
+    void aSubscriptionToTheTopicOfAMinionThatNeverSignedInDoesNotMakeItPresent() {
+        Subscription ghost = subscriber("ghost");
+        signIn("alpha");
+        Subscription alpha = subscriber("alpha");
+        await().atMost(WAIT).until(() -> lastPresent().equals(List.of("alpha")));
+        assertThat(events.tagged("salt/presence/present")).allSatisfy(e ->
+                assertThat(List.<Object>copyOf((List<?>) e.data().get("present"))).doesNotContain("ghost"));
+        ghost.close();
+        alpha.close();
+    }
+
     @Test
     void acceptedMinionsWithASubscriberArePresentAndOneWhoseSubscriberClosesIsLost() {
+        signIn("alpha");
+        signIn("beta");
         Subscription alpha = subscriber("alpha");
         Subscription beta = subscriber("beta");
         Subscription stranger = subscriber("not-accepted");

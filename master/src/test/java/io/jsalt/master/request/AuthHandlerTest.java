@@ -361,6 +361,40 @@ class AuthHandlerTest {
         assertThat(decryptAes(open(reply), SaltVectors.minionKey())).isEqualTo(session.keyString());
     }
 
+    // --- pending-key flood (docs/security.md)
+
+    @Test
+    void aNewKeyBeyondMaxPendingMinionsIsAskedToWaitAndNotWritten() {
+        keys.store(KeyState.PENDING, "other1", TestKeys.pem(impostor));
+        keys.store(KeyState.PENDING, "other2", TestKeys.pem(impostor));
+        policy.set(new Policy(false, false, 0, 2, 1000));
+
+        assertThat(signIn(ID, minion)).containsEntry("ret", true);
+
+        assertThat(keys.stateOf(ID)).isEmpty();
+        assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void newPendingKeysBeyondTheRatePerMinuteAreNotWritten() {
+        policy.set(new Policy(false, false, 0, 0, 3));
+
+        for (int i = 0; i < 10; i++) {
+            assertThat(signIn("flood" + i, minion)).containsEntry("ret", true);
+        }
+
+        assertThat(keys.list(KeyState.PENDING)).hasSize(3);
+    }
+
+    @Test
+    void aKeyAlreadyPendingIsNotCountedAgainstTheLimits() {
+        keys.store(KeyState.PENDING, ID, TestKeys.pem(minion));
+        policy.set(new Policy(false, false, 0, 1, 1));
+
+        assertThat(signIn(ID, minion)).containsEntry("ret", true);
+        assertThat(authEvent()).containsEntry("act", "pend");
+    }
+
     // --- helpers
 
     private Map<String, Object> signIn(String id, KeyPair key) {

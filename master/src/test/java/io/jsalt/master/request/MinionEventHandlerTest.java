@@ -6,6 +6,7 @@ import io.jsalt.crypto.Rsa;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.session.SignIns;
 import io.jsalt.master.support.RecordedEvents;
 import io.jsalt.master.support.SaltVectors;
 import io.jsalt.master.support.TestKeys;
@@ -33,6 +34,7 @@ class MinionEventHandlerTest {
     final KeyPair web1 = TestKeys.minion(1);
     final KeyPair web2 = TestKeys.minion(2);
     MinionEventHandler handler;
+    final SignIns signIns = new SignIns();
 
     @BeforeEach
     void setUp() {
@@ -41,7 +43,35 @@ class MinionEventHandlerTest {
         keys.store(KeyState.ACCEPTED, "web2", TestKeys.pem(web2));
         EventBus bus = new EventBus();
         bus.addListener(events);
-        handler = new MinionEventHandler(keys, bus);
+        signIns.signedIn("web1");
+        handler = new MinionEventHandler(keys, bus, signIns);
+    }
+
+    @Test
+    void aStartEventFiresOncePerSignIn() {
+        Map<String, Object> start = event("web1", tok(web1), "minion_start", "Minion web1 started");
+        assertThat(handler.handle(start, null)).isEqualTo(true);
+        assertThat(handler.handle(event("web1", tok(web1), "minion_start", "Minion web1 started"), null)).isEqualTo(true);
+        assertThat(events.tags()).containsExactly("minion_start");
+
+        signIns.signedIn("web1");
+        handler.handle(event("web1", tok(web1), "minion_start", "Minion web1 started"), null);
+        assertThat(events.tags()).containsExactly("minion_start", "minion_start");
+    }
+
+    @Test
+    void aStartEventWithoutASignInIsNotFired() {
+        handler.handle(event("web2", tok(web2), "salt/minion/web2/start", "Minion web2 started"), null);
+        handler.handle(event("web2", tok(web2), "minion_start", "Minion web2 started"), null);
+        handler.handle(event("web2", tok(web2), "myapp/other", Map.of()), null);
+        assertThat(events.tags()).containsExactly("myapp/other");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"myapp/a\nforged line", "myapp/a\n\nb", "myapp/\u001b[31m", "myapp/\u007f"})
+    void refusesTagsWithControlCharacters(String tag) {
+        handler.handle(event("web1", tok(web1), tag, Map.of()), null);
+        assertThat(events.all()).isEmpty();
     }
 
     @Test
@@ -143,6 +173,7 @@ class MinionEventHandlerTest {
     @Test
     void firesTheStartEventsOfARealSaltMinion() {
         keys.store(KeyState.ACCEPTED, "vector-minion", SaltVectors.minionPub());
+        signIns.signedIn("vector-minion");
 
         for (String frame : List.of("006-minion-to-master-minion-event", "008-minion-to-master-minion-event")) {
             Map<String, Object> load = SaltVectors.aesRequestLoad(frame);

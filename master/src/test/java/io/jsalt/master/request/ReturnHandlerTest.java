@@ -259,7 +259,7 @@ class ReturnHandlerTest {
     @Test
     void aReturnWithJidReqGetsAFreshJidAStoredJobAndBothEvents() {
         Map<String, Object> load = new ReturnLoad("web1", "req", "test.echo", List.of("hi"), "hi", 0, true).toLoad();
-        load.put("user", "alice");
+        load.put("user", "admin"); // a minion's claim: not taken
         load.put("sig", io.jsalt.crypto.Rsa.sign(web1.getPrivate(), SaltPack.packBinType(load)));
 
         Object result = handler.handle(wire(load), null);
@@ -275,22 +275,22 @@ class ReturnHandlerTest {
             assertThat(job.arg()).containsExactly("hi");
             assertThat(job.tgt()).isEqualTo("web1");
             assertThat(job.tgtType()).as("as Salt's store_job").isEqualTo("glob");
-            assertThat(job.user()).isEqualTo("alice");
+            assertThat(job.user()).as("the minion, not a user it names").isEqualTo("minion:web1");
             assertThat(job.minions()).containsExactly("web1");
         });
         assertThat(events.tags()).containsExactly("salt/job/" + jid + "/new", "salt/job/" + jid + "/ret/web1");
         assertThat(events.all().get(0).data()).containsEntry("jid", jid).containsEntry("fun", "test.echo")
-                .containsEntry("tgt", "web1").containsEntry("tgt_type", "glob").containsEntry("user", "alice")
+                .containsEntry("tgt", "web1").containsEntry("tgt_type", "glob").containsEntry("user", "minion:web1")
                 .containsEntry("minions", List.of("web1")).containsEntry("arg", List.of("hi"));
         assertThat(events.all().get(1).data()).containsEntry("jid", jid).containsEntry("return", "hi");
     }
 
     @Test
-    void aReturnWithJidReqAndNoUserIsStoredAsRoots() {
+    void aReturnWithJidReqAndNoUserIsStoredAsTheMinions() {
         Object result = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
 
         String jid = (String) ((Map<?, ?>) result).get("jid");
-        assertThat(jobs.job(jid)).get().extracting(io.jsalt.master.jobs.Job::user).isEqualTo("root");
+        assertThat(jobs.job(jid)).get().extracting(io.jsalt.master.jobs.Job::user).isEqualTo("minion:web1");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.jsalt.minion.grains;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.minion.channel.MasterChannel;
 import io.jsalt.minion.channel.NotSignedInException;
@@ -7,6 +8,7 @@ import io.jsalt.minion.channel.UnexpectedReplyException;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.codec.WireException;
 import io.jsalt.transport.message.MinionSignature;
+import io.jsalt.transport.message.RequestStamp;
 import java.security.PrivateKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -56,13 +58,15 @@ public final class GrainsReport {
      */
     public boolean send() {
         try {
-            Object pillar = channel.sendForPrivateReply(MinionSignature.sign(load(minionId, grains.get()), minionKey),
+            // the stamp is signed with the grains: a jsalt master keeps only the newest report (RequestStamp)
+            Map<String, Object> stamped = RequestStamp.stamp(load(minionId, grains.get()), System.currentTimeMillis());
+            Object pillar = channel.sendForPrivateReply(MinionSignature.sign(stamped, minionKey),
                     "pillar", minionKey);
             log.debug("{}: grains sent to the master; pillar of {} keys", minionId,
                     pillar instanceof Map<?, ?> m ? m.size() : 0);
             return true;
         } catch (TransportException | NotSignedInException | UnexpectedReplyException | CryptoException | WireException e) {
-            log.warn("{}: grains not sent to the master: {}", minionId, e.getMessage());
+            log.warn("{}: grains not sent to the master: {}", minionId, Printable.reason(e));
             return false;
         }
     }

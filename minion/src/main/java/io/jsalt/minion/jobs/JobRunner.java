@@ -1,5 +1,6 @@
 package io.jsalt.minion.jobs;
 
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.crypto.CrypticleAuthException;
 import io.jsalt.minion.auth.Session;
@@ -32,9 +33,18 @@ import org.slf4j.LoggerFactory;
 public final class JobRunner implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
 
-    /** The settings this runner reads; {@code grains} are the minion's own, for re-checking grain targets. */
+    /**
+     * The settings this runner reads; {@code grains} are the minion's own, for re-checking grain targets;
+     * {@code replayFile} keeps the publications already run across restarts ({@link ReplayGuard}), null for memory only.
+     */
     public record Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns,
-            Supplier<Map<String, Object>> grains) {
+            Supplier<Map<String, Object>> grains, java.nio.file.Path replayFile) {
+        /** Settings whose replay guard lives in memory only. */
+        public Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns,
+                Supplier<Map<String, Object>> grains) {
+            this(minionId, maxConcurrent, retryMinSeconds, retryMaxSeconds, signReturns, grains, null);
+        }
+
         /** Settings of a minion without grains: a grain target never matches it. */
         public Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns) {
             this(minionId, maxConcurrent, retryMinSeconds, retryMaxSeconds, signReturns, Map::of);
@@ -50,8 +60,7 @@ public final class JobRunner implements AutoCloseable {
     private final PrivateKey signingKey;
     private final Supplier<Session> session;
     private final BiConsumer<Session, byte[]> onSessionKeyMismatch;
-    private final SerialGuard serials = new SerialGuard();
-    private final JidQueue jidsTaken = new JidQueue();
+    private final ReplayGuard replays;
     private final ScheduledThreadPoolExecutor pool;
 
     /** A runner whose returns are retried in memory only (three tries): for tests of the runner alone. */
@@ -88,6 +97,7 @@ public final class JobRunner implements AutoCloseable {
         this.signingKey = signingKey;
         this.session = session;
         this.onSessionKeyMismatch = onSessionKeyMismatch;
+        this.replays = new ReplayGuard(settings.replayFile());
         this.pool = new ScheduledThreadPoolExecutor(settings.maxConcurrent(), r -> {
             Thread t = new Thread(r, "jsalt-job-" + settings.minionId());
             t.setDaemon(true);
@@ -114,25 +124,23 @@ public final class JobRunner implements AutoCloseable {
             onSessionKeyMismatch.accept(s, frame);
             return;
         } catch (CryptoException | WireException e) {
-            log.warn("ignored a publication: {}", e.getMessage());
-            return;
-        }
-        if (!serials.accept(s.crypticle(), load.get("serial"))) {
-            log.warn("ignored a publication with a replayed or missing serial");
+            log.warn("ignored a publication: {}", Printable.reason(e));
             return;
         }
         PublishLoad job;
         try {
             job = PublishLoad.fromLoad(load);
             if (!TargetMatcher.of(job.tgtType(), job.tgt()).matches(new MinionFacts(settings.minionId(), settings.grains().get()))) {
+                replays.accept(s.crypticle(), load.get("serial")); // moves the count on; not kept on disk
                 return;
             }
         } catch (WireException | InvalidTargetException e) {
-            log.warn("ignored a publication: {}", e.getMessage());
+            log.warn("ignored a publication: {}", Printable.reason(e));
             return;
         }
-        if (!jidsTaken.firstTime(job.jid())) {
-            log.debug("ignored job {}: taken already", job.jid());
+        if (!replays.accept(s.crypticle(), load.get("serial"), job.jid())) {
+            log.warn("ignored a publication of job {}: replayed (serial or jid seen before) or without a serial",
+                    Printable.quoted(job.jid()));
             return;
         }
         Duration timeout = JobTimeout.of(load);

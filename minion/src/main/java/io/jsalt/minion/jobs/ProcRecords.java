@@ -41,7 +41,8 @@ public final class ProcRecords {
             return false;
         }
         try {
-            Files.createDirectories(dir);
+            // 0700 as Salt's proc folder: a record holds the job's arguments
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Path tmp = Files.createTempFile(dir, "." + jid, ".tmp",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try {

@@ -174,18 +174,6 @@ class JobRunnerTest {
     }
 
     @Test
-    void theJidQueueForgetsTheOldestJidBeyondItsCapacity() {
-        JidQueue queue = new JidQueue(2);
-
-        assertThat(queue.firstTime("a")).isTrue();
-        assertThat(queue.firstTime("a")).isFalse();
-        assertThat(queue.firstTime("b")).isTrue();
-        assertThat(queue.firstTime("c")).isTrue();
-        assertThat(queue.firstTime("b")).isFalse();
-        assertThat(queue.firstTime("a")).as("forgotten").isTrue();
-    }
-
-    @Test
     void withMinionSignMessagesOffReturnsCarryNoSignature() {
         start(ID, new Crypticle(Crypticle.generateKeyString()), false).onPublication(ping(1, "20260101000000000005"));
 

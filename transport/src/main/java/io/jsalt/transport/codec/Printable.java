@@ -19,8 +19,19 @@ public final class Printable {
         return cut.replaceAll("[^\\x20-\\x7e]", "?");
     }
 
+    /** Enough for the reason a peer's message was refused, which may quote what the peer sent. */
+    public static final int LONG = 200;
+
     /** {@link #of} at {@link #SHORT} characters, in single quotes as Salt logs names. */
     public static String quoted(Object value) {
         return "'" + of(value, SHORT) + "'";
+    }
+
+    /**
+     * The message of an exception raised over peer input ({@code WireException}, a target parser's, ...),
+     * which may hold what the peer sent: at most {@link #LONG} characters, non-printables as '?'.
+     */
+    public static String reason(Throwable e) {
+        return of(e.getMessage(), LONG);
     }
 }

@@ -37,7 +37,7 @@ public record RequestEnvelope(String enc, Object load, int version) {
         return switch (enc) {
             case CLEAR -> new RequestEnvelope(enc, Wire.map(m, "load"), version);
             case AES -> new RequestEnvelope(enc, Wire.bytes(m, "load"), version);
-            default -> throw new WireException("unknown request encoding: " + enc);
+            default -> throw new WireException("unknown request encoding: " + io.jsalt.transport.codec.Printable.quoted(enc));
         };
     }
 

@@ -18,4 +18,11 @@ class PrintableTest {
         assertThat(Printable.quoted("x".repeat(100))).isEqualTo("'" + "x".repeat(Printable.SHORT) + "...'");
         assertThat(Printable.of("y".repeat(300), 200)).hasSize(203);
     }
+
+    @Test
+    void theReasonOfARefusalShowsWhatThePeerSentOnOneBoundedLine() {
+        WireException e = new WireException("unknown request encoding: clear\nFORGED " + "z".repeat(500));
+        assertThat(Printable.reason(e)).startsWith("unknown request encoding: clear?FORGED").doesNotContain("\n")
+                .hasSize(Printable.LONG + 3);
+    }
 }

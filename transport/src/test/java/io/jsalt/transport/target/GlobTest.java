@@ -2,6 +2,8 @@ package io.jsalt.transport.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,6 +28,17 @@ class GlobTest {
         "w*1        | web12            | false",
         "a*b*c      | axxbyyc          | true",
         "a*b*c      | axxbyy           | false",
+        "**a**b**   | xaxbx            | true",
+        "*a*a*b     | aab              | true",
+        "*a*a*b     | aba              | false",
+        "*ab*ab     | xabyab           | true",
+        "*ab*ab     | xabab            | true",
+        "*ab*ab     | xaab             | false",
+        "a*?*b      | ab               | false",
+        "a*?*b      | axb              | true",
+        "*[ab]*c    | xbyc             | true",
+        "[*]*       | *x               | true",
+        "[*]*       | x*               | false",
         // question mark: exactly one character
         "web?       | web1             | true",
         "web?       | web              | false",
@@ -87,5 +100,28 @@ class GlobTest {
     })
     void matchesAsPythonFnmatchDoes(String pattern, String name, boolean expected) {
         assertThat(Glob.compile(pattern).matcher(name).matches()).isEqualTo(expected);
+    }
+
+    /**
+     * A glob with many stars against a long name that almost matches: a plain {@code .*a.*a...} translation
+     * backtracks over every split of the name (minutes; fuzzing found it); the translation in atomic groups
+     * answers at once. The bound only turns such a regression into a failure instead of a hung build.
+     */
+    @Test
+    @Timeout(60)
+    void manyStarsAgainstALongNameDoNotBacktrackForEver() {
+        String glob = "*a".repeat(40) + "*b";
+        assertThat(Glob.compile(glob).matcher("a".repeat(200)).matches()).isFalse();
+        assertThat(Glob.compile(glob).matcher("a".repeat(200) + "b").matches()).isTrue();
+    }
+
+    /** Classes are of code points, as Python's str: a range may end in a character outside the BMP. */
+    @Test
+    void aClassRangeWithACharacterOutsideTheBasicPlaneIsOfCodePoints() {
+        String high = new String(Character.toChars(0x1F600)); // an emoji: two chars in Java
+        assertThat(Glob.compile("[a-" + high + "]").matcher(high).matches()).isTrue();
+        assertThat(Glob.compile("[" + high + "-a]x").matcher("x").matches()).as("reversed: matches nothing").isFalse();
+        assertThat(Glob.compile("x[" + high + "]").matcher("x" + high).matches()).isTrue();
+        assertThat(Glob.compile(high + "*").matcher(high + "1").matches()).isTrue();
     }
 }

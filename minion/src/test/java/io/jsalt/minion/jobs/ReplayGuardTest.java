@@ -1,0 +1,140 @@
+package io.jsalt.minion.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jsalt.crypto.Crypticle;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReplayGuardTest {
+    private final ReplayGuard guard = new ReplayGuard();
+    private final Crypticle key = new Crypticle(Crypticle.generateKeyString());
+
+    @Test
+    void acceptsIncreasingSerialsStartingAtZero() {
+        assertThat(guard.accept(key, 0L)).isTrue();
+        assertThat(guard.accept(key, 1L)).isTrue();
+        assertThat(guard.accept(key, 7L)).as("gaps are fine: other minions' jobs use serials too").isTrue();
+    }
+
+    @Test
+    void refusesARepeatedSerial() {
+        assertThat(guard.accept(key, 4L)).isTrue();
+
+        assertThat(guard.accept(key, 4L)).isFalse();
+    }
+
+    @Test
+    void refusesALowerSerial() {
+        guard.accept(key, 10L);
+
+        assertThat(guard.accept(key, 9L)).isFalse();
+        assertThat(guard.accept(key, 0L)).isFalse();
+    }
+
+    @Test
+    void aRefusedSerialDoesNotMoveTheCount() {
+        guard.accept(key, 10L);
+        guard.accept(key, 3L);
+
+        assertThat(guard.accept(key, 11L)).isTrue();
+    }
+
+    @Test
+    void refusesAMissingSerial() {
+        assertThat(guard.accept(key, null)).isFalse();
+    }
+
+    @Test
+    void refusesASerialThatIsNotANumber() {
+        assertThat(guard.accept(key, "5")).isFalse();
+    }
+
+    @Test
+    void acceptsSerialsDecodedAsInteger() {
+        assertThat(guard.accept(key, 1)).isTrue();
+        assertThat(guard.accept(key, 1L)).isFalse();
+        assertThat(guard.accept(key, 2)).isTrue();
+    }
+
+    @Test
+    void restartsTheCountWhenTheSessionKeyChanges() {
+        guard.accept(key, 500L);
+        Crypticle rotated = new Crypticle(Crypticle.generateKeyString());
+
+        assertThat(guard.accept(rotated, 0L)).as("the master restarts serials at 0 with a new key").isTrue();
+        assertThat(guard.accept(rotated, 0L)).isFalse();
+    }
+
+    @Test
+    void keepsTheCountForTheSameKeyStringInAnotherCrypticle() {
+        guard.accept(key, 5L);
+
+        assertThat(guard.accept(new Crypticle(key.keyString()), 5L)).isFalse();
+        assertThat(guard.accept(new Crypticle(key.keyString()), 6L)).isTrue();
+    }
+
+    @TempDir
+    Path cachedir;
+
+    @Test
+    void refusesAJidSeenBeforeEvenWithAHigherSerial() {
+        assertThat(guard.accept(key, 1L, "20260101120000000001")).isTrue();
+        assertThat(guard.accept(key, 2L, "20260101120000000001")).isFalse();
+        assertThat(guard.accept(key, 3L, "20260101120000000002")).isTrue();
+    }
+
+    @Test
+    void aRestartedMinionStillRefusesAPublicationItRan() throws IOException {
+        Path file = cachedir.resolve("seen_publications");
+        new ReplayGuard(file).accept(key, 5L, "20260101120000000005");
+
+        ReplayGuard restarted = new ReplayGuard(file);
+        assertThat(restarted.accept(key, 5L, "20260101120000000005")).as("the same frame sent again").isFalse();
+        assertThat(restarted.accept(key, 4L, "20260101120000000004")).as("an older frame of the same session").isFalse();
+        assertThat(restarted.accept(key, 6L, "20260101120000000006")).isTrue();
+        assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        assertThat(Files.readString(file)).doesNotContain(key.keyString());
+    }
+
+    @Test
+    void aNewSessionKeyRestartsTheCountButNotTheJids() {
+        Path file = cachedir.resolve("seen_publications");
+        new ReplayGuard(file).accept(key, 9L, "20260101120000000009");
+
+        ReplayGuard restarted = new ReplayGuard(file);
+        Crypticle rotated = new Crypticle(Crypticle.generateKeyString());
+        assertThat(restarted.accept(rotated, 0L, "20260101120000000010")).isTrue();
+        assertThat(restarted.accept(rotated, 1L, "20260101120000000009")).isFalse();
+    }
+
+    @Test
+    void forgetsJidsOlderThanASessionAndStaysBoundedOnDisk() throws IOException {
+        Path file = cachedir.resolve("seen_publications");
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+        ReplayGuard g = new ReplayGuard(file, now::get);
+        g.accept(key, 0L, "20260101000000000000");
+        now.set(now.get().plus(ReplayGuard.KEEP).plusSeconds(1));
+        for (int i = 1; i <= 3 * ReplayGuard.MAX_JIDS; i++) {
+            assertThat(g.accept(key, (long) i, String.format("2026010200%010d", i))).isTrue();
+        }
+
+        ReplayGuard restarted = new ReplayGuard(file, now::get);
+        assertThat(restarted.accept(key, 1_000_000L, "20260101000000000000")).as("forgotten after a day").isTrue();
+        assertThat(restarted.accept(key, 1_000_001L, String.format("2026010200%010d", 3 * ReplayGuard.MAX_JIDS))).isFalse();
+        assertThat(Files.readAllLines(file).size()).isLessThanOrEqualTo(2 * ReplayGuard.MAX_JIDS + 2);
+    }
+
+    @Test
+    void anUnreadableFileStartsEmpty() throws IOException {
+        Path file = cachedir.resolve("seen_publications");
+        Files.writeString(file, "key zz\njob x y z\n\u0000garbage");
+        assertThat(new ReplayGuard(file).accept(key, 0L, "20260101120000000000")).isTrue();
+    }
+}
