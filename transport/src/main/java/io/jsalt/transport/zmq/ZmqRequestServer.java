@@ -161,16 +161,7 @@ final class ZmqRequestServer implements RequestServer {
                 threads.add(w.thread);
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
-        for (Thread t : threads) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            try {
-                t.join(Math.max(1, left));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        joinWithin(threads);
     }
 
     /** {@code [worker, "", READY | BYE | client, "", reply]}: a reply goes back out and its worker is idle again. */
@@ -318,7 +309,11 @@ final class ZmqRequestServer implements RequestServer {
     @Override
     public void close() {
         List<Thread> threads = stop();
-        // one deadline for the whole pool: a worker stuck in a handler must not hold up a restart for long
+        joinWithin(threads);
+    }
+
+    /** One deadline for the whole pool: a worker stuck in a handler must not hold up a restart for long. */
+    private static void joinWithin(List<Thread> threads) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
         for (Thread t : threads) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
