@@ -19,6 +19,7 @@ import io.jsalt.master.request.AuthHandler;
 import io.jsalt.master.request.ClearCommand;
 import io.jsalt.master.request.ClientKey;
 import io.jsalt.master.request.MinionEventHandler;
+import io.jsalt.master.request.MinionTrust;
 import io.jsalt.master.request.PillarHandler;
 import io.jsalt.master.request.PingHandler;
 import io.jsalt.master.request.RequestDispatcher;
@@ -27,6 +28,7 @@ import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.session.SignIns;
 import io.jsalt.master.support.TestKeys;
+import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.codec.WireException;
@@ -79,8 +81,9 @@ class RequestDispatcherFuzzTest {
                     "wheel", new WheelHandler(clientKey, new KeyAdmin(keys, events, () -> { })));
             FileServerCommands fileServer = new FileServerCommands(new FileServer(() -> Map.of("base", List.of(files)), () -> 4096));
             Map<String, AesCommand> aes = Map.of(
-                    "_return", new ReturnHandler(keys, new MemoryJobCache(), events, new Jids(), () -> false),
-                    "_minion_event", new MinionEventHandler(keys, events, signIns),
+                    "_return", new ReturnHandler(keys, new MemoryJobCache(), events, new Jids(),
+                            new MinionTrust(keys, () -> false), new TargetResolver(keys, data, Map.of())),
+                    "_minion_event", new MinionEventHandler(keys, events, null, signIns),
                     "_pillar", new PillarHandler(keys, TestKeys.master().getPrivate(), data::putGrains),
                     "_file_list", fileServer::fileList,
                     "_file_hash", fileServer::fileHash,

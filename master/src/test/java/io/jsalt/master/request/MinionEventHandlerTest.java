@@ -44,7 +44,7 @@ class MinionEventHandlerTest {
         EventBus bus = new EventBus();
         bus.addListener(events);
         signIns.signedIn("web1");
-        handler = new MinionEventHandler(keys, bus, signIns);
+        handler = new MinionEventHandler(keys, bus, null, signIns);
     }
 
     @Test
@@ -201,7 +201,7 @@ class MinionEventHandlerTest {
 
     @Test
     void aStartEventSignedAsASaltMinionSignsPinsTheMinion() {
-        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false));
+        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false), signIns);
         Map<String, Object> load = new MinionEvent("web1", tok(web1), "salt/minion/web1/start", "Minion web1 started").toLoad();
         load.put("sig", Rsa.sign(web1.getPrivate(), SaltPack.packBinType(load)));
         load.put("_stamp", "2026-01-01T12:00:00.000001"); // the salt-minion's event bus adds it after signing
@@ -213,7 +213,7 @@ class MinionEventHandlerTest {
 
     @Test
     void anUnsignedStartEventLeavesTheMinionUnpinned() {
-        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false));
+        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false), signIns);
 
         assertThat(withTrust.handle(event("web1", tok(web1), "salt/minion/web1/start", "started"), null)).isEqualTo(true);
 
@@ -222,7 +222,7 @@ class MinionEventHandlerTest {
 
     @Test
     void aStartEventSignedByAnotherKeyPinsNothing() {
-        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false));
+        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false), signIns);
         Map<String, Object> load = new MinionEvent("web1", tok(web1), "salt/minion/web1/start", "started").toLoad();
         load.put("sig", Rsa.sign(web2.getPrivate(), SaltPack.packBinType(load)));
 
