@@ -48,6 +48,34 @@ class JeroMqThreadExceptionsTest {
     }
 
     @Test
+    void aCommandToASocketTheReaperHasDestroyedIsNeitherPrintedNorCountedAsAProblem() {
+        Thread io = new Thread(() -> { }, "iothread-2");
+        // what Ctx.sendCommand throws once the socket's slot is emptied: slots[tid].send(command) on null
+        NullPointerException slotGone = new NullPointerException("Cannot invoke \"zmq.IMailbox.send(zmq.Command)\"");
+        slotGone.setStackTrace(new StackTraceElement[] {
+            new StackTraceElement("zmq.Ctx", "sendCommand", "Ctx.java", 601),
+            new StackTraceElement("zmq.ZObject", "sendCommand", "ZObject.java", 387)});
+
+        context.getContext().getNotificationExceptionHandler().uncaughtException(io, slotGone);
+
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(context.commandsToObjectsGone()).isEqualTo(1);
+        assertThat(context.notifications()).isEmpty();
+    }
+
+    @Test
+    void aNullPointerElsewhereInJeroMqIsKeptAsAProblem() {
+        Thread io = new Thread(() -> { }, "iothread-1");
+        NullPointerException elsewhere = new NullPointerException("engine");
+        elsewhere.setStackTrace(new StackTraceElement[] {new StackTraceElement("zmq.io.StreamEngine", "in", "StreamEngine.java", 1)});
+
+        context.getContext().getNotificationExceptionHandler().uncaughtException(io, elsewhere);
+
+        assertThat(context.commandsToObjectsGone()).isZero();
+        assertThat(context.notifications()).containsExactly("iothread-1: java.lang.NullPointerException: engine");
+    }
+
+    @Test
     void anyOtherIoThreadExceptionIsKeptAndNotPrinted() {
         Thread io = new Thread(() -> { }, "iothread-1");
 
