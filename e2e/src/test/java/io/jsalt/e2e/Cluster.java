@@ -157,7 +157,13 @@ public final class Cluster implements AutoCloseable {
 
     /** Runs a CLI tool to completion and returns its exit code and output. */
     public Result run(String mainClass, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", CLASSPATH, mainClass));
+        return run(List.of(), mainClass, args);
+    }
+
+    /** As {@link #run(String, String...)}, with the java command run by {@code launcher} (e.g. env with options). */
+    public Result run(List<String> launcher, String mainClass, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.addAll(List.of(JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", CLASSPATH, mainClass));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         all.add(p);

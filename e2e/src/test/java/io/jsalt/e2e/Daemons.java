@@ -45,13 +45,19 @@ final class Daemons implements AutoCloseable {
         return cluster.root.resolve("conf/" + id);
     }
 
+    /**
+     * As bin/jsalt-env starts a daemon: with SIGHUP's default disposition, so that a suite run under nohup
+     * still gives the daemons a HUP to answer.
+     */
+    private static final List<String> LAUNCHER = List.of("env", "--default-signal=HUP");
+
     /** {@code jsalt-master -c DIR -d [args]}: returns when the parent has exited. */
     Cluster.Result startMaster(String... args) throws IOException, InterruptedException {
-        return cluster.run(MASTER, with(cluster.masterConfigDir(), args));
+        return cluster.run(LAUNCHER, MASTER, with(cluster.masterConfigDir(), args));
     }
 
     Cluster.Result startMinion(String id, String... args) throws IOException, InterruptedException {
-        return cluster.run(MINION, with(minionConfigDir(id), args));
+        return cluster.run(LAUNCHER, MINION, with(minionConfigDir(id), args));
     }
 
     /** The master's default pid file: {@code pidfile} under root_dir. */

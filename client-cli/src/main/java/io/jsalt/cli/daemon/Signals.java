@@ -33,6 +33,41 @@ final class Signals {
                 }
             }
         }
+        for (String name : IGNORED_IS_A_PROBLEM) {
+            if (handlers.containsKey(name) && !missing.contains(name) && isIgnored(SIGNAL_NUMBERS.get(name), procStatus())) {
+                // the JVM accepts a handler for a signal ignored since start and never installs it (nohup)
+                missing.add(name);
+                if (why.isEmpty()) {
+                    why = "SIG" + name + " is ignored by this process, as whatever started it asked (nohup?)";
+                }
+            }
+        }
         return new Installed(List.copyOf(missing), why);
+    }
+
+    /** Ignored by a daemon's parent for a reason of its own: INT in a shell's background job is the usual case. */
+    private static final List<String> IGNORED_IS_A_PROBLEM = List.of("HUP", "TERM", "USR2");
+    private static final Map<String, Integer> SIGNAL_NUMBERS = Map.of("HUP", 1, "TERM", 15, "USR2", 12);
+
+    /** Whether {@code status} (the text of /proc/PID/status) says signal {@code number} is ignored; false when unknown. */
+    static boolean isIgnored(int number, String status) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("SigIgn:")) {
+                try {
+                    return new java.math.BigInteger(line.substring(7).trim(), 16).testBit(number - 1);
+                } catch (NumberFormatException e) {
+                    return false;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String procStatus() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/status"));
+        } catch (java.io.IOException | RuntimeException e) {
+            return ""; // not Linux: nothing known
+        }
     }
 }
