@@ -59,27 +59,26 @@ public final class MinionEventHandler implements AesCommand {
             for (Object item : batch) {
                 Map<String, Object> m = Wire.asMap(item);
                 String tag = Wire.optString(m, "tag", "");
-                start |= tag.equals(startTag);
-                fire(ev.id(), tag, m.get("data"));
+                start |= fire(ev.id(), tag, m.get("data")) && tag.equals(startTag);
             }
         } else {
-            start = startTag.equals(ev.tag());
-            fire(ev.id(), ev.tag(), ev.data());
+            start = fire(ev.id(), ev.tag(), ev.data()) && startTag.equals(ev.tag());
         }
-        if (start && trust != null) {
+        if (start && trust != null) { // a start event dropped as a replay tells the trust policy nothing
             trust.started(ev.id(), key.get(), load);
         }
         return true;
     }
 
-    private void fire(String id, String tag, Object data) {
+    /** Fires the event unless its tag is refused or it is a replayed start; true when fired. */
+    private boolean fire(String id, String tag, Object data) {
         if (!allowed(id, tag)) {
             log.warn("event from {} refused: tag {} is reserved or malformed", id, Printable.quoted(tag));
-            return;
+            return false;
         }
         if (isStartTag(id, tag) && !signIns.firstStartEvent(id, tag)) {
             log.warn("start event {} from {} dropped: it did not follow a sign-in (a replay)", Printable.quoted(tag), id);
-            return;
+            return false;
         }
         Map<String, Object> payload = new LinkedHashMap<>();
         if (data instanceof Map<?, ?> m) {
@@ -89,6 +88,7 @@ public final class MinionEventHandler implements AesCommand {
         }
         payload.put("id", id);
         events.fire(tag, payload);
+        return true;
     }
 
     /** A minion announces its start with these two tags, once after it signs in. */

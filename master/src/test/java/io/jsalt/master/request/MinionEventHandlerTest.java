@@ -212,6 +212,18 @@ class MinionEventHandlerTest {
     }
 
     @Test
+    void aStartEventDroppedAsAReplayTellsTheTrustPolicyNothing() {
+        MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false), signIns);
+        // web2 has not signed in: its start event, however well signed, is a replay
+        Map<String, Object> load = new MinionEvent("web2", tok(web2), "salt/minion/web2/start", "Minion web2 started").toLoad();
+        load.put("sig", Rsa.sign(web2.getPrivate(), SaltPack.packBinType(load)));
+
+        assertThat(withTrust.handle(wire(load), null)).isEqualTo(true);
+
+        assertThat(keys.signingPins().pinned("web2", web2.getPublic())).isFalse();
+    }
+
+    @Test
     void anUnsignedStartEventLeavesTheMinionUnpinned() {
         MinionEventHandler withTrust = new MinionEventHandler(keys, new EventBus(), new MinionTrust(keys, () -> false), signIns);
 
