@@ -191,6 +191,11 @@ public final class ModuleRegistry implements FunctionCatalog, AutoCloseable {
         return Optional.ofNullable(fun).map(functions::get).map(ModuleFunction::argspec);
     }
 
+    /** The outputter {@code fun}'s returns ask for (Salt's {@code __outputter__}), or empty. */
+    public Optional<String> outputter(String fun) {
+        return Optional.ofNullable(fun).map(functions::get).map(ModuleFunction::outputter).filter(o -> !o.isEmpty());
+    }
+
     /** The doc of a module, or empty when there is no such module. */
     public Optional<String> moduleDoc(String module) {
         return Optional.ofNullable(module).map(moduleDocs::get);

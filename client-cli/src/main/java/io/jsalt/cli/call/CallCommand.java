@@ -8,6 +8,8 @@ import io.jsalt.cli.ToolRunner;
 import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.jsalt.ArgParser;
 import io.jsalt.cli.output.Outputter;
+import io.jsalt.cli.output.Palette;
+import io.jsalt.cli.output.StateOutputOptions;
 import io.jsalt.config.MinionConfig;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.crypto.RsaKeys;
@@ -57,8 +59,12 @@ public final class CallCommand implements Callable<Integer> {
     @Option(names = "--local", description = "Run without a master: nothing is sent, salt:// files are unavailable.")
     boolean local;
 
-    @Option(names = "--out", description = "Output format: nested (default), json, yaml, txt, raw, quiet.", defaultValue = "nested")
+    @Option(names = "--out", description = "Output format: nested (the default; highstate for the returns of state functions), "
+            + "highstate, json, yaml, txt, raw, quiet.")
     String out;
+
+    @picocli.CommandLine.Mixin
+    StateOutputOptions stateOutput = new StateOutputOptions();
 
     @Option(names = "--out-indent", description = "Spaces per level for --out json (default: ${DEFAULT-VALUE}; 0: one line).",
             defaultValue = "4")
@@ -109,8 +115,11 @@ public final class CallCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "--out-indent must be 0..16");
         }
         Outputter outputter;
+        Outputter highstate;
         try {
-            outputter = Outputter.named(out, outIndent);
+            highstate = stateOutput.outputter(Palette.NONE);
+            outputter = out == null ? Outputter.named("nested", outIndent) : "highstate".equals(out) ? highstate
+                    : Outputter.named(out, outIndent);
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage());
         }
@@ -124,7 +133,8 @@ public final class CallCommand implements Callable<Integer> {
         } else {
             outcome = runAndReturn(config, fun, wireArgs);
         }
-        outputter.one(stdout, LOCAL, outcome.ret());
+        // a state run is shown with the highstate outputter unless the user chose one (Salt's rule)
+        (out == null && "highstate".equals(outcome.out()) ? highstate : outputter).one(stdout, LOCAL, outcome.ret());
         if (retcodePassthrough) {
             return outcome.retcode();
         }

@@ -16,8 +16,15 @@ final class LocalCall {
 
     private LocalCall() {}
 
-    /** What the call gave: the return, its retcode as salt-call counts it, and whether it succeeded. */
-    record Outcome(Object ret, int retcode) {
+    /**
+     * What the call gave: the return, its retcode as salt-call counts it, whether it succeeded, and the
+     * outputter its function asks for (e.g. highstate; null when none).
+     */
+    record Outcome(Object ret, int retcode, String out) {
+        Outcome(Object ret, int retcode) {
+            this(ret, retcode, null);
+        }
+
         boolean success() {
             return retcode == 0;
         }
@@ -33,6 +40,6 @@ final class LocalCall {
                 && (Boolean.FALSE.equals(m.get("result")) || Boolean.FALSE.equals(m.get("success")))) {
             retcode = RETCODE_FAILED;
         }
-        return new Outcome(r.ret(), retcode);
+        return new Outcome(r.ret(), retcode, registry.outputter(fun).orElse(null));
     }
 }

@@ -27,7 +27,8 @@ final class ReturnToMaster {
     /** The load as sent: signed when {@code signingKey} is given (minion_sign_messages). */
     static Map<String, Object> load(String minionId, String fun, List<Object> args, LocalCall.Outcome outcome, String user,
             PrivateKey signingKey) {
-        ReturnLoad ret = new ReturnLoad(minionId, REQ, fun, args, outcome.ret(), outcome.retcode(), outcome.success());
+        ReturnLoad ret = new ReturnLoad(minionId, REQ, fun, args, outcome.ret(), outcome.retcode(), outcome.success(),
+                outcome.out());
         Map<String, Object> load = ret.toLoad();
         load.put("user", user); // the signature below covers it
         if (signingKey != null) {

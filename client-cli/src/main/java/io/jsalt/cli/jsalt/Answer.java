@@ -3,12 +3,13 @@ package io.jsalt.cli.jsalt;
 import java.util.Map;
 
 /**
- * One minion's answer to a job: its return and retcode, from an event or from the master's job cache, and
- * whether the master verified its sender (false for a minion that does not sign, docs/interop.md).
+ * One minion's answer to a job: its return and retcode, from an event or from the master's job cache,
+ * whether the master verified its sender (false for a minion that does not sign, docs/interop.md), and the
+ * outputter the minion named for it ({@code out}, e.g. {@code highstate}; null when none).
  */
-record Answer(Object ret, int retcode, boolean verified) {
+record Answer(Object ret, int retcode, boolean verified, String out) {
     Answer(Object ret, int retcode) {
-        this(ret, retcode, true);
+        this(ret, retcode, true, null);
     }
 
     /**
@@ -18,7 +19,7 @@ record Answer(Object ret, int retcode, boolean verified) {
     static Answer of(Map<?, ?> data) {
         Object retcode = data.get("retcode");
         return new Answer(data.get("return"), retcode instanceof Number n ? n.intValue() : 0,
-                !Boolean.FALSE.equals(data.get("verified")));
+                !Boolean.FALSE.equals(data.get("verified")), data.get("out") instanceof String out ? out : null);
     }
 
     boolean failed() {

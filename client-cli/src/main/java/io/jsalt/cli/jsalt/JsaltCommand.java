@@ -8,7 +8,9 @@ import io.jsalt.cli.MasterConnection;
 import io.jsalt.cli.ToolRunner;
 import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.output.Json;
+import io.jsalt.cli.output.HighstateOutputter;
 import io.jsalt.cli.output.Outputter;
+import io.jsalt.cli.output.StateOutputOptions;
 import io.jsalt.cli.output.Palette;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.master.events.LocalEventClient;
@@ -71,8 +73,12 @@ public final class JsaltCommand implements Callable<ExitCode> {
     @Option(names = {"-p", "--progress"}, description = "Show a progress bar on stderr (only on a terminal).")
     boolean progress;
 
-    @Option(names = "--out", description = "Output format: nested (default), json, yaml, txt, raw, quiet.", defaultValue = "nested")
+    @Option(names = "--out", description = "Output format: nested (the default; highstate for the returns of state functions), "
+            + "highstate, json, yaml, txt, raw, quiet.")
     String out;
+
+    @picocli.CommandLine.Mixin
+    StateOutputOptions stateOutput = new StateOutputOptions();
 
     @Option(names = "--out-indent", description = "Spaces per level for --out json (default: ${DEFAULT-VALUE}; 0: one line).",
             defaultValue = "4")
@@ -170,11 +176,16 @@ public final class JsaltCommand implements Callable<ExitCode> {
         Optional<BatchSize> batchSize = checkUsage();
         Palette palette = Palette.choose(terminal.stdout() && outFile == null, forceColor, noColor);
         Outputter outputter;
+        HighstateOutputter highstate;
         try {
-            outputter = Outputter.named(out, outIndent, palette);
+            highstate = stateOutput.outputter(palette);
+            outputter = out == null ? Outputter.named("nested", outIndent, palette)
+                    : "highstate".equals(out) ? highstate : Outputter.named(out, outIndent, palette);
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage());
         }
+        // a state run is shown with the highstate outputter unless the user chose one (Salt's rule)
+        Outputter forStateRuns = out == null ? highstate : null;
         MasterConfig config = ConfigLoader.master(configDir);
         Duration wait = Duration.ofSeconds(timeout != null && timeout > 0 ? timeout : config.timeout());
         JobSpec job = new JobSpec(targeting.tgt(target), tgtType, function, ArgParser.parse(args));
@@ -196,10 +207,10 @@ public final class JsaltCommand implements Callable<ExitCode> {
             JobRun jobs = new JobRun(master, new JobWaiter(master, ticker, wait, Duration.ofSeconds(config.gatherJobTimeout())),
                     new LookupHint(configDir));
             if (batchSize.isPresent()) {
-                return batch(master, jobs, job, batchSize.get(), outputter, results);
+                return batch(master, jobs, job, batchSize.get(), outputter, forStateRuns, results);
             }
             ProgressBar bar = progressBar(0);
-            ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar);
+            ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar).withHighstate(forStateRuns);
             Optional<JobRun.Outcome> outcome = jobs.run(job, new JidAnnouncer(printer, bar));
             if (outcome.isEmpty()) {
                 return noMatch();
@@ -242,15 +253,16 @@ public final class JsaltCommand implements Callable<ExitCode> {
             err().println("No minions matched the target.");
             return ExitCode.NO_RETURN;
         }
-        if (out.equals("json")) {
+        if ("json".equals(out)) {
             results.println(Json.write(minions, outIndent));
-        } else if (!out.equals("quiet")) {
+        } else if (!"quiet".equals(out)) {
             minions.forEach(id -> results.println("- " + id));
         }
         return ExitCode.OK;
     }
 
-    private ExitCode batch(MasterLink master, JobRun jobs, JobSpec job, BatchSize size, Outputter outputter, PrintStream results)
+    private ExitCode batch(MasterLink master, JobRun jobs, JobSpec job, BatchSize size, Outputter outputter, Outputter forStateRuns,
+            PrintStream results)
             throws IOException, InterruptedException {
         TargetPreview resolved = master.preview(job.tgt(), job.tgtType());
         for (String id : resolved.undecided()) {
@@ -262,7 +274,7 @@ public final class JsaltCommand implements Callable<ExitCode> {
             return ExitCode.NO_RETURN;
         }
         ProgressBar bar = progressBar(minions.size());
-        ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar);
+        ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar).withHighstate(forStateRuns);
         // --batch-wait is a pause the operator asked for, so a plain sleep is the right wait
         BatchRun.Pause pause = d -> Thread.sleep(d.toMillis());
         BatchRun.Result r = new BatchRun(master, jobs, err(), Duration.ofSeconds(batchWait), failhard, pause)

@@ -7,10 +7,13 @@ import java.util.Map;
 
 /**
  * Prints returns as they come (or all at the end with {@code --static}), and the minions that did not
- * return unless {@code --hide-timeout}; keeps a progress bar, when there is one, out of the way.
+ * return unless {@code --hide-timeout}; keeps a progress bar, when there is one, out of the way. A return
+ * that names the highstate outputter (a state run) is printed with it unless the user chose an outputter.
  */
 final class ReturnPrinter implements JobRun.Listener {
     private final Outputter outputter;
+    private Outputter highstate;
+    private boolean heldHighstate;
     private final PrintStream results;
     private final boolean streaming;
     private final boolean hideTimeout;
@@ -27,14 +30,22 @@ final class ReturnPrinter implements JobRun.Listener {
         this.progress = progress;
     }
 
+    /** Prints the returns that ask for the highstate outputter with this one (none: all with the chosen one). */
+    ReturnPrinter withHighstate(Outputter highstate) {
+        this.highstate = highstate;
+        return this;
+    }
+
     @Override
     public void answered(String id, Answer answer) {
+        boolean asHighstate = highstate != null && "highstate".equals(answer.out());
         if (streaming) {
             if (progress != null) {
                 progress.clear();
             }
-            outputter.one(results, id, answer.ret(), answer.retcode());
+            (asHighstate ? highstate : outputter).one(results, id, answer.ret(), answer.retcode());
         } else {
+            heldHighstate |= asHighstate; // Salt shows a --static whole with the outputter a return named
             held.put(id, answer.ret());
             retcodes.put(id, answer.retcode());
         }
@@ -61,7 +72,7 @@ final class ReturnPrinter implements JobRun.Listener {
             progress.finish();
         }
         if (!streaming) {
-            outputter.all(results, held, retcodes);
+            (heldHighstate ? highstate : outputter).all(results, held, retcodes);
         }
     }
 

@@ -58,6 +58,13 @@ public final class NestedOutputter implements Outputter {
         out.flush();
     }
 
+    /** The lines Salt's nested outputter makes of {@code data} from {@code indent} (its nested_indent), retcode 0. */
+    static List<String> lines(Object data, int indent, Palette palette) {
+        List<String> lines = new ArrayList<>();
+        new Display(palette, 0, lines).show(data, indent, "");
+        return lines;
+    }
+
     private void print(PrintStream out, Map<String, Object> returns, int retcode) {
         List<String> lines = new ArrayList<>();
         new Display(palette, retcode, lines).show(returns, 0, "");

@@ -35,12 +35,13 @@ public interface Outputter {
     static Outputter named(String name, int indent, Palette palette) {
         return switch (name) {
             case "nested" -> new NestedOutputter(palette);
+            case "highstate" -> new HighstateOutputter(palette, HighstateOutputter.Options.SALT_DEFAULTS);
             case "json" -> new JsonOutputter(indent);
             case "yaml" -> new YamlOutputter();
             case "txt" -> new TxtOutputter();
             case "raw" -> new RawOutputter();
             case "quiet" -> new QuietOutputter();
-            default -> throw new IllegalArgumentException("unknown outputter '" + name + "' (nested, json, yaml, txt, raw, quiet)");
+            default -> throw new IllegalArgumentException("unknown outputter '" + name + "' (nested, highstate, json, yaml, txt, raw, quiet)");
         };
     }
 

@@ -5,10 +5,10 @@ package io.jsalt.cli.output;
  * sequence starts with a reset, so {@code GREEN} is {@code ESC[0;32m} and the end mark is {@code ESC[0;0m}.
  * {@link #NONE} prints no escape at all: for pipes, files and {@code --no-color}.
  */
-public record Palette(String green, String lightYellow, String cyan, String red, String yellow, String end) {
-    public static final Palette SALT = new Palette(sgr("32"), sgr("1;33"), sgr("36"), sgr("31"), sgr("33"), sgr("0"));
+public record Palette(String green, String lightYellow, String cyan, String red, String yellow, String lightRed, String end) {
+    public static final Palette SALT = new Palette(sgr("32"), sgr("1;33"), sgr("36"), sgr("31"), sgr("33"), sgr("1;31"), sgr("0"));
 
-    public static final Palette NONE = new Palette("", "", "", "", "", "");
+    public static final Palette NONE = new Palette("", "", "", "", "", "", "");
 
     private static String sgr(String codes) {
         return "\u001b[0;" + codes + "m";

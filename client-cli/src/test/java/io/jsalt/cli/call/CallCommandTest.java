@@ -87,6 +87,19 @@ class CallCommandTest {
     }
 
     @Test
+    void aStateRunIsShownWithTheHighstateOutputterUnlessAnotherIsChosen() {
+        Console.Run highstate = call("--local", "state.single", "test.succeed_with_changes", "name=demo");
+        Console.Run terse = call("--local", "--state-output", "terse", "state.single", "test.succeed_without_changes", "name=demo");
+        Console.Run json = call("--local", "--out", "json", "state.single", "test.succeed_with_changes", "name=demo");
+
+        assertThat(highstate.exitCode()).as(highstate.toString()).isZero();
+        assertThat(highstate.stdout()).startsWith("local:\n----------\n          ID: demo\n    Function: test.succeed_with_changes\n"
+                + "      Result: True\n     Comment: Success!\n").contains("\nSummary for local\n------------\nSucceeded: 1 (changed=1)\n");
+        assertThat(terse.stdout()).startsWith("local:\n  Name: demo - Function: test.succeed_without_changes - Result: Clean - Started: ");
+        assertThat(json.stdout()).startsWith("{\n    \"local\": {\n        \"test_|-demo_|-demo_|-succeed_with_changes\": {");
+    }
+
+    @Test
     void localGrainsIncludeTheConfigsGrainsAndTheId() {
         Console.Run r = call("--local", "--out", "json", "grains.item", "id", "role");
 

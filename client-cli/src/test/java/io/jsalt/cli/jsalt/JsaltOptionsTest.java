@@ -146,6 +146,6 @@ class JsaltOptionsTest {
     void unknownOutputterIsAUsageErrorNamingTheChoices() {
         Console.Run run = jsalt("--out", "fancy", "*", "test.ping");
         assertThat(run.exitCode()).isEqualTo(64);
-        assertThat(run.stderr()).contains("nested, json, yaml, txt, raw, quiet");
+        assertThat(run.stderr()).contains("nested, highstate, json, yaml, txt, raw, quiet");
     }
 }

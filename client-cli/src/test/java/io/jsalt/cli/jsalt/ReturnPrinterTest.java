@@ -34,6 +34,47 @@ class ReturnPrinterTest {
         assertThat(printed()).isEqualTo("b:\n    True\na:\n    Minion did not return. [Not connected]\n");
     }
 
+    private static final java.util.Map<String, Object> STATE_RUN = java.util.Map.of("test_|-x_|-x_|-nop", java.util.Map.of(
+            "result", true, "comment", "Success!", "changes", java.util.Map.of(), "__run_num__", 0, "name", "x", "__id__", "x",
+            "start_time", "10:00:00.000001", "duration", 0.5));
+    private static final String STATE_RUN_AS_HIGHSTATE = "m1:\n----------\n          ID: x\n    Function: test.nop\n"
+            + "      Result: True\n     Comment: Success!\n     Started: 10:00:00.000001\n    Duration: 0.5 ms\n     Changes:   \n\n"
+            + "Summary for m1\n------------\nSucceeded: 1\nFailed:    0\n------------\nTotal states run:     1\n"
+            + "Total run time:   0.500 ms\n";
+
+    @Test
+    void aReturnNamingTheHighstateOutputterIsShownWithItAndTheOthersWithTheChosenOne() {
+        ReturnPrinter p = new ReturnPrinter(new NestedOutputter(), results, true, false, null)
+                .withHighstate(Outputter.named("highstate"));
+        p.answered("m1", new Answer(STATE_RUN, 0, true, "highstate"));
+        assertThat(printed()).isEqualTo(STATE_RUN_AS_HIGHSTATE);
+
+        p.answered("m2", new Answer(true, 0, true, null));
+
+        assertThat(printed()).isEqualTo(STATE_RUN_AS_HIGHSTATE + "m2:\n    True\n");
+    }
+
+    @Test
+    void withoutAHighstateOutputterAStateRunIsShownWithTheChosenOne() {
+        ReturnPrinter p = new ReturnPrinter(Outputter.named("json", 0), results, true, false, null).withHighstate(null);
+
+        p.answered("m1", new Answer(java.util.Map.of("k", 1L), 0, true, "highstate"));
+
+        assertThat(printed()).isEqualTo("{\"m1\":{\"k\":1}}\n");
+    }
+
+    @Test
+    void staticShowsTheWholeWithTheHighstateOutputterWhenAReturnNamedIt() {
+        ReturnPrinter p = new ReturnPrinter(new NestedOutputter(), results, false, false, null)
+                .withHighstate(Outputter.named("highstate"));
+        p.answered("m1", new Answer(STATE_RUN, 0, true, "highstate"));
+        assertThat(printed()).isEmpty();
+
+        p.finish();
+
+        assertThat(printed()).isEqualTo(STATE_RUN_AS_HIGHSTATE);
+    }
+
     @Test
     void staticHoldsEverythingUntilTheEnd() {
         ReturnPrinter p = new ReturnPrinter(Outputter.named("json", 0), results, false, false, null);

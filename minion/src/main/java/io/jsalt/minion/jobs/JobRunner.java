@@ -151,9 +151,11 @@ public final class JobRunner implements AutoCloseable {
         log.debug("running {} for job {}", job.fun(), job.jid());
         CallResult result;
         RunningJob.Ending ending;
+        String out;
         try (ModuleSource.Lease lease = modules.acquire(); RunningJobs.Handle handle = running.start(job, timeout)) {
             result = lease.registry().call(job.fun(), job.arg(), handle.job());
             ending = handle.job().ending();
+            out = lease.registry().outputter(job.fun()).orElse(null);
         }
         if (ending == RunningJob.Ending.TIMED_OUT) {
             result = CallResult.failed("ERROR: job " + job.jid() + " timed out after " + seconds(timeout) + " s and was ended",
@@ -163,7 +165,8 @@ public final class JobRunner implements AutoCloseable {
             log.info("job {} ({}) was ended by saltutil: no return", job.jid(), job.fun());
             return;
         }
-        ReturnLoad ret = new ReturnLoad(settings.minionId(), job.jid(), job.fun(), job.arg(), result.ret(), result.retcode(), result.success());
+        ReturnLoad ret = new ReturnLoad(settings.minionId(), job.jid(), job.fun(), job.arg(), result.ret(), result.retcode(), result.success(),
+                out);
         // unsigned returns are refused by a strict master; minion_sign_messages: False is for lax ones only
         returner.deliver(settings.signReturns() ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid());
     }

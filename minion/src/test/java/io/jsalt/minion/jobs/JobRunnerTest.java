@@ -103,9 +103,19 @@ class JobRunnerTest {
         return start(minionId, sessionKey, true);
     }
 
+    /** A state function as far as outputters go: its returns ask for the highstate outputter. */
+    @io.jsalt.modules.api.SaltModule(name = "fakestate", doc = "A function that names an outputter.")
+    public static final class FakeStateModule implements io.jsalt.modules.api.ExecutionModule {
+        @io.jsalt.modules.api.SaltFunction(outputter = "highstate", doc = "Returns an empty state run.")
+        public Map<String, Object> apply() {
+            return Map.of();
+        }
+    }
+
     private JobRunner start(String minionId, Crypticle sessionKey, boolean signReturns) {
         session.set(new Session(sessionKey, MASTER.getPublic(), 0));
-        ModuleRegistry registry = ModuleRegistry.builtIn(SimpleModuleContext.builder().minionId(minionId).cachedir(cachedir).build());
+        ModuleRegistry registry = ModuleRegistry.builder(SimpleModuleContext.builder().minionId(minionId).cachedir(cachedir).build())
+                .addDiscovered(ModuleRegistry.class.getClassLoader()).addModule(new FakeStateModule()).build();
         MasterChannel channel = new MasterChannel(client, session::get, failed -> null, Duration.ofSeconds(2));
         // one job at a time, so returns arrive in publication order; retry timers of 0 s so a retry is immediate
         runner = new JobRunner(new JobRunner.Settings(minionId, 1, 0, 0, signReturns), registry, channel, MINION.getPrivate(),
@@ -155,6 +165,22 @@ class JobRunnerTest {
         assertThat(((Number) ret.get("retcode")).intValue()).isZero();
         assertThat(ReturnLoad.signatureValid(ret, MINION.getPublic())).isTrue();
         assertThat(ReturnLoad.signatureValid(ret, impostor.getPublic())).isFalse();
+    }
+
+    @Test
+    void aReturnNamesTheOutputterItsFunctionAsksForLastAndUnderTheSignature() {
+        JobRunner runner = start();
+        runner.onPublication(publication(1, "*", "glob", "fakestate.apply", List.of(), "20260101000000000007"));
+        runner.onPublication(ping(2, "20260101000000000008"));
+
+        awaitReturnOf("20260101000000000007");
+        Map<String, Object> ret = returns.get(0);
+        assertThat(ret).containsEntry("out", "highstate");
+        assertThat(new ArrayList<>(ret.keySet()).subList(0, 9)).containsExactly("cmd", "id", "success", "return", "retcode", "jid",
+                "fun", "fun_args", "out");
+        assertThat(ReturnLoad.signatureValid(ret, MINION.getPublic())).isTrue();
+        awaitReturnOf("20260101000000000008");
+        assertThat(returns.get(1)).doesNotContainKey("out");
     }
 
     @Test

@@ -23,4 +23,10 @@ public @interface SaltFunction {
 
     /** What the function does; shown by {@code sys.doc}. */
     String doc() default "";
+
+    /**
+     * The outputter its returns are shown with unless the user picks one (Salt's {@code __outputter__}): the
+     * minion names it in the return ({@code out}), e.g. {@code highstate} for the state functions; empty: none.
+     */
+    String outputter() default "";
 }

@@ -19,17 +19,19 @@ public final class ModuleFunction {
     private final String module;
     private final String name;
     private final String doc;
+    private final String outputter;
     private final Object target;
     private final Method method;
     private final List<ParameterSpec> parameters;
     private final Map<String, Integer> namedIndex;
     private final boolean takesKwargs;
 
-    ModuleFunction(String module, String name, String doc, Object target, Method method,
+    ModuleFunction(String module, String name, String doc, String outputter, Object target, Method method,
                    List<ParameterSpec> parameters) {
         this.module = module;
         this.name = name;
         this.doc = doc;
+        this.outputter = outputter;
         this.target = target;
         this.method = method;
         this.parameters = List.copyOf(parameters);
@@ -60,6 +62,11 @@ public final class ModuleFunction {
 
     public String doc() {
         return doc;
+    }
+
+    /** The outputter it asks for ({@link io.jsalt.modules.api.SaltFunction#outputter()}); empty when none. */
+    public String outputter() {
+        return outputter;
     }
 
     public List<ParameterSpec> parameters() {

@@ -72,7 +72,7 @@ public final class ModuleIntrospector {
             // the class may be non-public (a test's nested class); the method itself is public
             method.trySetAccessible();
             Object target = Modifier.isStatic(method.getModifiers()) ? null : module;
-            functions.add(new ModuleFunction(moduleName, name, function.doc().strip(), target, method,
+            functions.add(new ModuleFunction(moduleName, name, function.doc().strip(), function.outputter(), target, method,
                     parameters(method, moduleName + "." + name)));
         }
         if (functions.isEmpty()) {

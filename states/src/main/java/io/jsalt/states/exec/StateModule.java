@@ -42,7 +42,7 @@ public final class StateModule implements ExecutionModule {
     /** Keywords of the run itself, not arguments of a state function. */
     private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent");
 
-    @SaltFunction(doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
+    @SaltFunction(outputter = "highstate", doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
             + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, queue=True, concurrent=True.\n\n"
             + "CLI Example: salt '*' state.apply web,db test=True")
     public CallResult apply(@Arg(value = "mods", defaultValue = Arg.NULL) Object mods, @KwArgs Map<String, Object> kwargs,
@@ -55,7 +55,7 @@ public final class StateModule implements ExecutionModule {
         });
     }
 
-    @SaltFunction(doc = "Apply the named SLS files (comma-separated or a list). Keywords: test=True, saltenv.\n\n"
+    @SaltFunction(outputter = "highstate", doc = "Apply the named SLS files (comma-separated or a list). Keywords: test=True, saltenv.\n\n"
             + "CLI Example: salt '*' state.sls web test=True")
     public CallResult sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
@@ -67,7 +67,7 @@ public final class StateModule implements ExecutionModule {
         return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).apply(names));
     }
 
-    @SaltFunction(doc = "Apply the highstate: the SLS files top.sls gives this minion (glob targets only).\n\n"
+    @SaltFunction(outputter = "highstate", doc = "Apply the highstate: the SLS files top.sls gives this minion (glob targets only).\n\n"
             + "CLI Example: salt '*' state.highstate test=True")
     public CallResult highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
@@ -88,7 +88,7 @@ public final class StateModule implements ExecutionModule {
         }
     }
 
-    @SaltFunction(doc = "Run one state function: state.single file.managed name=/etc/motd contents=hello. "
+    @SaltFunction(outputter = "highstate", doc = "Run one state function: state.single file.managed name=/etc/motd contents=hello. "
             + "Keywords: test=True, saltenv, and the state function's own arguments.\n\n"
             + "CLI Example: salt '*' state.single test.succeed_with_changes name=x")
     public CallResult single(@Arg("fun") String fun, @Arg(value = "name", defaultValue = Arg.NULL) String name,

@@ -9,12 +9,21 @@ import java.util.Map;
 
 /**
  * A job's result from a minion: {@code {"cmd": "_return", "id", "jid", "fun", "fun_args", "return",
- * "retcode", "success"}} plus {@code sig}, Salt's minion_sign_messages: PKCS1v15-SHA1 with the minion
- * key over the load packed with use_bin_type=True (salt.serializers.msgpack), before {@code sig} and the
- * request {@code nonce} are added.
+ * "retcode", "success"}}, then {@code out} when the function names an outputter (Salt's minion adds it
+ * last, e.g. {@code highstate} for state.apply), plus {@code sig}, Salt's minion_sign_messages: PKCS1v15-SHA1
+ * with the minion key over the load packed with use_bin_type=True (salt.serializers.msgpack), before
+ * {@code sig} and the request {@code nonce} are added.
+ *
+ * @param out the outputter the return asks for, or null
  */
-public record ReturnLoad(String id, String jid, String fun, List<Object> funArgs, Object ret, int retcode, boolean success) {
+public record ReturnLoad(String id, String jid, String fun, List<Object> funArgs, Object ret, int retcode, boolean success,
+        String out) {
     public static final String CMD = "_return";
+
+    /** A return that names no outputter. */
+    public ReturnLoad(String id, String jid, String fun, List<Object> funArgs, Object ret, int retcode, boolean success) {
+        this(id, jid, fun, funArgs, ret, retcode, success, null);
+    }
 
     public Map<String, Object> toLoad() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -26,6 +35,9 @@ public record ReturnLoad(String id, String jid, String fun, List<Object> funArgs
         m.put("jid", jid);
         m.put("fun", fun);
         m.put("fun_args", funArgs);
+        if (out != null) {
+            m.put("out", out);
+        }
         return m;
     }
 
@@ -38,7 +50,8 @@ public record ReturnLoad(String id, String jid, String fun, List<Object> funArgs
         Object retcode = m.get("retcode");
         int code = retcode instanceof Number n ? n.intValue() : 0;
         return new ReturnLoad(MinionId.require(Wire.string(m, "id")), Wire.string(m, "jid"), Wire.optString(m, "fun", ""),
-                Wire.optList(m, "fun_args"), m.get("return"), code, Wire.bool(m, "success", code == 0));
+                Wire.optList(m, "fun_args"), m.get("return"), code, Wire.bool(m, "success", code == 0),
+                m.get("out") instanceof String out ? out : null);
     }
 
     /**
