@@ -12,7 +12,9 @@ import java.util.Map;
  *
  * <p>The order is Salt's: chunks by definition order (ties by state, name and function, as Salt's
  * {@code order_chunks} sorts), and a chunk whose requisites have not run yet runs them first (Salt's
- * {@code call_chunk} recursion). A requisite cycle or a requisite that names nothing is a compile error.
+ * {@code call_chunk} recursion). A requisite cycle, or an {@code _in} requisite that names nothing, is a
+ * compile error; a chunk whose own requisite names nothing is kept with that requisite lost, and fails
+ * alone when it runs (Salt's "The following requisites were not found").
  */
 public final class ExecutionPlan {
     /** One resolved requisite: this chunk waits for {@code target} in the way {@code kind} says. */
@@ -21,10 +23,12 @@ public final class ExecutionPlan {
 
     private final List<StateChunk> order;
     private final Map<StateChunk, List<Edge>> edges;
+    private final Map<StateChunk, List<Requisite>> lost;
 
-    private ExecutionPlan(List<StateChunk> order, Map<StateChunk, List<Edge>> edges) {
+    private ExecutionPlan(List<StateChunk> order, Map<StateChunk, List<Edge>> edges, Map<StateChunk, List<Requisite>> lost) {
         this.order = List.copyOf(order);
         this.edges = edges;
+        this.lost = lost;
     }
 
     /** The chunks in execution order. */
@@ -37,6 +41,11 @@ public final class ExecutionPlan {
         return edges.getOrDefault(chunk, List.of());
     }
 
+    /** The requisites of {@code chunk} that name no state of the run. */
+    public List<Requisite> lostRequisitesOf(StateChunk chunk) {
+        return lost.getOrDefault(chunk, List.of());
+    }
+
     /** A plan of one chunk without requisites ({@code state.single}). */
     public static ExecutionPlan single(StateChunk chunk) {
         return of(List.of(chunk), List.of());
@@ -46,12 +55,13 @@ public final class ExecutionPlan {
         List<StateChunk> sorted = new ArrayList<>(chunks);
         sorted.sort(Comparator.comparingInt(StateChunk::order).thenComparing(c -> c.state() + c.name() + c.fun()));
         Map<StateChunk, List<Edge>> edges = new IdentityHashMap<>();
+        Map<StateChunk, List<Requisite>> lost = new IdentityHashMap<>();
         List<String> errors = new ArrayList<>();
         for (StateChunk chunk : sorted) {
             for (Requisite requisite : chunk.requisites()) {
                 List<StateChunk> targets = targets(requisite, chunk, sorted);
                 if (targets.isEmpty()) {
-                    errors.add(missing(requisite.toString(), chunk));
+                    lost.computeIfAbsent(chunk, c -> new ArrayList<>()).add(requisite);
                 }
                 targets.forEach(t -> edges.computeIfAbsent(chunk, c -> new ArrayList<>()).add(new Edge(requisite.kind(), t)));
             }
@@ -67,7 +77,7 @@ public final class ExecutionPlan {
         if (!errors.isEmpty()) {
             throw new StateCompileException(errors);
         }
-        return new ExecutionPlan(runOrder(sorted, edges), edges);
+        return new ExecutionPlan(runOrder(sorted, edges), edges, lost);
     }
 
     private static String missing(String requisite, StateChunk chunk) {

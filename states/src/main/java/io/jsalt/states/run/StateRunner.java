@@ -2,6 +2,7 @@ package io.jsalt.states.run;
 
 import io.jsalt.states.StatesException;
 import io.jsalt.states.compile.ExecutionPlan;
+import io.jsalt.states.compile.Requisite;
 import io.jsalt.states.compile.RequisiteKind;
 import io.jsalt.states.compile.StateChunk;
 import io.jsalt.states.compile.StateCompileException;
@@ -64,7 +65,9 @@ public final class StateRunner {
             }
             LocalTime start = LocalTime.now();
             long t0 = System.nanoTime();
-            StateResult result = runOne(chunk, plan.requisitesOf(chunk), results, test, context);
+            List<Requisite> lost = plan.lostRequisitesOf(chunk);
+            StateResult result = lost.isEmpty() ? runOne(chunk, plan.requisitesOf(chunk), results, test, context)
+                    : StateResult.failed(notFound(lost));
             double durationMs = Math.round((System.nanoTime() - t0) / 1000.0) / 1000.0;
             results.put(chunk, result);
             Map<String, Object> entry = new LinkedHashMap<>();
@@ -80,6 +83,24 @@ public final class StateRunner {
             ret.put(chunk.tag(), entry);
         }
         return ret;
+    }
+
+    /**
+     * Salt's comment for a state whose requisites name nothing: each kind (in Salt's order) and under it each
+     * requisite as {@code type: target} ({@code id: target} for a bare name).
+     */
+    static String notFound(List<Requisite> lost) {
+        StringBuilder comment = new StringBuilder("The following requisites were not found:\n");
+        for (RequisiteKind kind : List.of(RequisiteKind.REQUIRE, RequisiteKind.WATCH, RequisiteKind.ONFAIL, RequisiteKind.ONCHANGES)) {
+            List<Requisite> ofKind = lost.stream().filter(r -> r.kind() == kind).toList();
+            if (!ofKind.isEmpty()) {
+                comment.append(" ".repeat(19)).append(kind.key()).append(":\n");
+                for (Requisite r : ofKind) {
+                    comment.append(" ".repeat(23)).append(r.type() == null ? "id" : r.type()).append(": ").append(r.target()).append('\n');
+                }
+            }
+        }
+        return comment.toString();
     }
 
     /** Whether any state of a return failed (Salt's minion then sets retcode 2). */

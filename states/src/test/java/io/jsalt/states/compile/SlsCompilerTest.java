@@ -122,10 +122,14 @@ class SlsCompilerTest {
     }
 
     @Test
-    void aRequisiteThatNamesNothingIsAnError() throws IOException {
-        sls("a.sls", "one:\n  test.nop:\n    - require:\n      - cmd: nowhere\n");
-        assertThatThrownBy(() -> compile("a")).isInstanceOf(StateCompileException.class)
-                .hasMessage("Referenced state does not exist for requisite [require: cmd: nowhere] in state [one] in SLS [a]");
+    void aRequisiteThatNamesNothingIsKeptAsLostForItsStateAlone() throws IOException {
+        sls("a.sls", "one:\n  test.nop:\n    - require:\n      - cmd: nowhere\ntwo:\n  test.nop: []\n");
+
+        ExecutionPlan plan = compile("a");
+
+        assertThat(plan.order()).hasSize(2);
+        assertThat(plan.lostRequisitesOf(plan.order().get(0))).containsExactly(new Requisite(RequisiteKind.REQUIRE, "cmd", "nowhere"));
+        assertThat(plan.lostRequisitesOf(plan.order().get(1))).isEmpty();
     }
 
     @Test

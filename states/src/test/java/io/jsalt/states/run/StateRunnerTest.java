@@ -80,6 +80,35 @@ class StateRunnerTest {
     }
 
     @Test
+    void aStateWhoseRequisitesNameNothingFailsAloneWithSaltsCommentAndTheOthersRun() throws IOException {
+        // what salt-call --local state.apply printed for the same tree (Salt 3006.8)
+        Map<String, Object> ret = run("""
+                first:
+                  test.succeed_without_changes: []
+                needs missing:
+                  test.succeed_without_changes:
+                    - require:
+                      - test: does not exist
+                      - nothing here
+                    - onfail:
+                      - cmd: gone
+                after:
+                  test.succeed_without_changes:
+                    - require:
+                      - needs missing
+                """, false);
+
+        assertThat(entry(ret, "test_|-first_|-first_|-succeed_without_changes")).containsEntry("result", true);
+        assertThat(entry(ret, "test_|-needs missing_|-needs missing_|-succeed_without_changes")).containsEntry("result", false)
+                .containsEntry("changes", Map.of()).containsEntry("comment", "The following requisites were not found:\n"
+                        + "                   require:\n                       test: does not exist\n"
+                        + "                       id: nothing here\n                   onfail:\n                       cmd: gone\n");
+        assertThat(entry(ret, "test_|-after_|-after_|-succeed_without_changes")).containsEntry("result", false)
+                .containsEntry("comment", "One or more requisite failed: a.needs missing");
+        assertThat(StateRunner.failed(ret)).isTrue();
+    }
+
+    @Test
     void onchangesRunsOnlyAfterAChange() throws IOException {
         Map<String, Object> ret = run("""
                 changed:
