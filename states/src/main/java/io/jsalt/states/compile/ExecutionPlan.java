@@ -46,6 +46,22 @@ public final class ExecutionPlan {
         return lost.getOrDefault(chunk, List.of());
     }
 
+    /**
+     * The part of this plan that runs the chunks of id {@code id} (Salt's {@code state.sls_id}): those chunks and
+     * what they wait for, in this plan's order; empty when no chunk has that id.
+     */
+    public ExecutionPlan onlyId(String id) {
+        Map<StateChunk, Boolean> keep = new IdentityHashMap<>();
+        List<StateChunk> pending = new ArrayList<>(order.stream().filter(c -> c.id().equals(id)).toList());
+        while (!pending.isEmpty()) {
+            StateChunk chunk = pending.remove(pending.size() - 1);
+            if (keep.put(chunk, true) == null) {
+                requisitesOf(chunk).forEach(e -> pending.add(e.target()));
+            }
+        }
+        return new ExecutionPlan(order.stream().filter(keep::containsKey).toList(), edges, lost);
+    }
+
     /** A plan of one chunk without requisites ({@code state.single}). */
     public static ExecutionPlan single(StateChunk chunk) {
         return of(List.of(chunk), List.of());

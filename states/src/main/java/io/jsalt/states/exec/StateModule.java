@@ -104,6 +104,59 @@ public final class StateModule implements ExecutionModule {
         return guarded("state.single", kwargs, job, () -> run.execute(ExecutionPlan.single(chunk)));
     }
 
+    @SaltFunction(outputter = "highstate", doc = "As state.apply with test=True: what would change, nothing changed.\n\n"
+            + "CLI Example: salt '*' state.test web")
+    public CallResult test(@Arg(value = "mods", defaultValue = Arg.NULL) Object mods, @KwArgs Map<String, Object> kwargs,
+            ModuleContext context, FunctionCatalog catalog, JobControl job) {
+        Map<String, Object> asTest = new LinkedHashMap<>(kwargs);
+        asTest.put("test", true);
+        refuseUnknown("state.test", asTest);
+        return guarded("state.test", asTest, job, () -> {
+            Run run = new Run(context, catalog, job, asTest);
+            List<String> names = names(mods);
+            return names.isEmpty() ? run.highstate() : run.apply(names);
+        });
+    }
+
+    @SaltFunction(outputter = "highstate", doc = "Run one ID of the named SLS files, and what it requires. Keywords: test=True, "
+            + "saltenv.\n\nCLI Example: salt '*' state.sls_id web_conf web")
+    public CallResult sls_id(@Arg("id_") String id, @Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs,
+            ModuleContext context, FunctionCatalog catalog, JobControl job) {
+        List<String> names = names(mods);
+        if (names.isEmpty()) {
+            throw new CommandExecutionException("state.sls_id needs an ID and the name of at least one SLS");
+        }
+        refuseUnknown("state.sls_id", kwargs);
+        return guarded("state.sls_id", kwargs, job, () -> {
+            Run run = new Run(context, catalog, job, kwargs);
+            ExecutionPlan plan;
+            try {
+                plan = run.compile(names).onlyId(id);
+            } catch (StatesException e) {
+                return compileFailure(e);
+            }
+            if (plan.order().isEmpty()) {
+                // Salt raises SaltInvocationError with these words
+                throw new CommandExecutionException("No matches for ID '" + id + "' found in SLS '" + String.join(",", names)
+                        + "' within saltenv '" + run.saltenv() + "'");
+            }
+            return run.execute(plan);
+        });
+    }
+
+    @SaltFunction(doc = "The SLS names that the saltenv's top.sls gives this minion, by saltenv.\n\n"
+            + "CLI Example: salt '*' state.show_top")
+    public CallResult show_top(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
+            JobControl job) {
+        refuseUnknown("state.show_top", kwargs);
+        Run run = new Run(context, catalog, job, kwargs);
+        try {
+            return CallResult.ok(Map.of(run.saltenv(), run.topMods()));
+        } catch (StatesException e) {
+            return compileFailure(e);
+        }
+    }
+
     /**
      * Runs {@code body} once no other state run is going on (Salt's {@code _check_queue}): refused with Salt's
      * message and retcode 1 while another runs, unless {@code queue=True} (wait) or {@code concurrent=True}.
@@ -201,10 +254,18 @@ public final class StateModule implements ExecutionModule {
             return execute(plan);
         }
 
+        String saltenv() {
+            return renderContext.saltenv();
+        }
+
+        List<String> topMods() {
+            return TopFile.mods(files, renderer, renderContext, context.minionId());
+        }
+
         CallResult highstate() {
             List<String> mods;
             try {
-                mods = TopFile.mods(files, renderer, renderContext, context.minionId());
+                mods = topMods();
             } catch (StatesException e) {
                 return compileFailure(e);
             }

@@ -157,6 +157,36 @@ class StateModuleTest {
     }
 
     @Test
+    void slsIdRunsOneIdAndWhatItRequiresOnly() throws IOException {
+        write("ids.sls", "base:\n  test.succeed_with_changes: []\nwanted:\n  test.succeed_without_changes:\n    - require:\n"
+                + "      - base\nother:\n  test.fail_without_changes: []\n");
+
+        CallResult r = registry.call("state.sls_id", List.of("wanted", "ids"));
+        CallResult none = registry.call("state.sls_id", List.of("absent", "ids"));
+
+        assertThat(r.retcode()).as(r.toString()).isZero();
+        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) r.ret()).keySet())).containsExactly(
+                "test_|-base_|-base_|-succeed_with_changes", "test_|-wanted_|-wanted_|-succeed_without_changes");
+        assertThat(none.retcode()).isEqualTo(1);
+        assertThat(none.ret()).isEqualTo("ERROR: No matches for ID 'absent' found in SLS 'ids' within saltenv 'base'");
+    }
+
+    @Test
+    void testAppliesInTestModeAndShowTopNamesWhatTopGivesThisMinion() throws IOException {
+        Path conf = target.resolve("made.conf");
+        write("top.sls", "base:\n  'web*':\n    - made\n  'db*':\n    - two\n");
+        write("made.sls", "made:\n  file.managed:\n    - name: " + conf + "\n    - contents: x\n");
+
+        CallResult dry = registry.call("state.test", List.of());
+        CallResult top = registry.call("state.show_top", List.of());
+
+        assertThat(dry.retcode()).as(dry.toString()).isZero();
+        assertThat(dry.ret().toString()).contains("result=null");
+        assertThat(Files.exists(conf)).isFalse();
+        assertThat(top.ret()).isEqualTo(Map.of("base", List.of("made")));
+    }
+
+    @Test
     void showSlsListsTheCallsInOrderWithoutRunningThem() throws IOException {
         Path marker = target.resolve("never");
         write("s.sls", "b:\n  cmd.run:\n    - name: touch " + marker + "\n    - require:\n      - a\na:\n  test.nop: []\n");
