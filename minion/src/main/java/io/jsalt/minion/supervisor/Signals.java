@@ -1,0 +1,45 @@
+package io.jsalt.minion.supervisor;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends a stop signal to a child. The JDK sends only TERM ({@link Process#destroy()}) and KILL
+ * ({@link Process#destroyForcibly()}); the others go through {@code kill(1)} with the pid of a process
+ * this JVM started and still holds, so the pid cannot have been reused.
+ */
+final class Signals {
+    private static final Logger log = LoggerFactory.getLogger(Signals.class);
+
+    private Signals() {
+    }
+
+    /** @param name a name from ProgramParser's list, without SIG */
+    static void send(Process process, String name) {
+        switch (name) {
+            case "TERM" -> process.destroy();
+            case "KILL" -> process.destroyForcibly();
+            default -> kill(process, name);
+        }
+    }
+
+    private static void kill(Process process, String name) {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+            }
+        } catch (IOException e) {
+            log.warn("cannot send SIG{} to pid {}: {}; sending SIGTERM", name, process.pid(), e.toString());
+            process.destroy();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
