@@ -86,9 +86,10 @@ public final class Supervisor implements AutoCloseable {
         return maxWaitMillis > 10_000 || !processes.isEmpty();
     }
 
-    /** Every process's state, in definition order; or those {@code name} selects. */
+    /** Every process's state, or those {@code name} selects; by group then name, as supervisorctl lists them. */
     public List<ProcessSnapshot> status(String name) {
-        return call(() -> select(name == null ? "all" : name).stream().map(SupervisedProcess::snapshot).toList());
+        return call(() -> select(name == null ? "all" : name).stream().map(SupervisedProcess::snapshot)
+                .sorted(java.util.Comparator.comparing(ProcessSnapshot::group).thenComparing(ProcessSnapshot::name)).toList());
     }
 
     /** The log file of a process's stdout, if it has one. */

@@ -1,0 +1,75 @@
+package io.jsalt.minion.supervisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** reread and update over a conf.d folder of Supervisor ini files, with real processes. */
+class UpdateTest {
+    @TempDir
+    Path dir;
+    private SupervisorHarness harness;
+
+    @AfterEach
+    void killEveryChild() {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    private void write(String program, String command) throws Exception {
+        Files.createDirectories(dir.resolve("supervisor.d"));
+        Files.writeString(dir.resolve("supervisor.d").resolve(program + ".conf"),
+                "[program:" + program + "]\ncommand=" + command + "\nstartsecs=0\n");
+    }
+
+    @Test
+    void updateRestartsOnlyChangedProgramsAddsNewOnesAndRemovesGoneOnes() throws Exception {
+        write("keep", "sleep 1000");
+        write("change", "sleep 1000");
+        write("gone", "sleep 1000");
+        harness = new SupervisorHarness(dir, Map.of()).start();
+        long keepPid = harness.awaitState("keep", ProcessState.RUNNING).pid();
+        harness.awaitState("change", ProcessState.RUNNING);
+        long gonePid = harness.awaitState("gone", ProcessState.RUNNING).pid();
+
+        write("change", "sleep 2000");
+        write("fresh", "sleep 1000");
+        Files.delete(dir.resolve("supervisor.d/gone.conf"));
+
+        SupervisordModule module = new SupervisordModule(harness.supervisor);
+        assertThat(module.reread()).isEqualTo("gone: disappeared\nchange: changed\nfresh: available");
+        assertThat(harness.supervisor.status(null)).extracting(ProcessSnapshot::name).containsExactly("change", "gone", "keep");
+
+        assertThat(module.update()).isEqualTo("gone: stopped\ngone: removed process group\nchange: stopped\n"
+                + "change: updated process group\nfresh: added process group");
+
+        assertThat(harness.status("keep").pid()).as("an unchanged program is not touched").isEqualTo(keepPid);
+        assertThat(harness.awaitState("change", ProcessState.RUNNING).pid()).isPositive();
+        assertThat(ProcessHandle.of(harness.status("change").pid()).flatMap(h -> h.info().commandLine()))
+                .hasValueSatisfying(line -> assertThat(line).contains("2000"));
+        harness.awaitState("fresh", ProcessState.RUNNING);
+        assertThat(harness.supervisor.status(null)).extracting(ProcessSnapshot::name).containsExactly("change", "fresh", "keep");
+        assertThat(ProcessHandle.of(gonePid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(module.reread()).isEqualTo("No config updates to processes");
+    }
+
+    @Test
+    void aBrokenDefinitionChangesNothing() throws Exception {
+        write("keep", "sleep 1000");
+        harness = new SupervisorHarness(dir, Map.of()).start();
+        long pid = harness.awaitState("keep", ProcessState.RUNNING).pid();
+        Files.writeString(dir.resolve("supervisor.d/keep.conf"), "[program:keep]\ncommand=sleep 5\nstartsecs=later\n");
+
+        SupervisordModule module = new SupervisordModule(harness.supervisor);
+        assertThat(module.update()).startsWith("ERROR: ").contains("keep.conf").contains("startsecs");
+        assertThat(module.reread()).startsWith("ERROR: ");
+        assertThat(harness.status("keep").pid()).isEqualTo(pid);
+        assertThat(harness.status("keep").state()).isEqualTo(ProcessState.RUNNING);
+    }
+}
