@@ -22,6 +22,8 @@ import java.util.Set;
  * @param exitcodes       {@code exitcodes} (0): the expected exit codes
  * @param stopsignal      {@code stopsignal} (TERM): a signal name without SIG
  * @param stopwaitsecs    {@code stopwaitsecs} (10): how long a stop waits before KILL
+ * @param stopasgroup     {@code stopasgroup} (false): the stop signal goes to the process's descendants too
+ * @param killasgroup     {@code killasgroup} (false, true with stopasgroup): so does the KILL
  * @param environment     {@code environment}: added to the minion's own environment
  * @param redirectStderr  {@code redirect_stderr} (false): stderr goes to the stdout log
  * @param stdout          {@code stdout_logfile} with its {@code _maxbytes} (50MB) and {@code _backups} (10)
@@ -32,7 +34,7 @@ import java.util.Set;
  */
 public record ProgramConfig(String name, String group, String command, Path directory, boolean autostart,
         int startsecs, int startretries, AutoRestart autorestart, Set<Integer> exitcodes, String stopsignal,
-        int stopwaitsecs, Map<String, String> environment, boolean redirectStderr, LogSettings stdout,
+        int stopwaitsecs, boolean stopasgroup, boolean killasgroup, Map<String, String> environment, boolean redirectStderr, LogSettings stdout,
         LogSettings stderr, Duration backoff, String source) {
 
     /** Supervisor's defaults. */
@@ -70,7 +72,7 @@ public record ProgramConfig(String name, String group, String command, Path dire
     /** A process with Supervisor's defaults and no log files, for code and tests. */
     public static ProgramConfig of(String name, String command) {
         return new ProgramConfig(name, name, command, null, true, DEFAULT_STARTSECS, DEFAULT_STARTRETRIES,
-                AutoRestart.UNEXPECTED, Set.of(0), "TERM", DEFAULT_STOPWAITSECS, Map.of(), false, LogSettings.NONE,
+                AutoRestart.UNEXPECTED, Set.of(0), "TERM", DEFAULT_STOPWAITSECS, false, false, Map.of(), false, LogSettings.NONE,
                 LogSettings.NONE, DEFAULT_BACKOFF, "<code>");
     }
 
@@ -86,6 +88,6 @@ public record ProgramConfig(String name, String group, String command, Path dire
 
     public ProgramConfig withSource(String where) {
         return new ProgramConfig(name, group, command, directory, autostart, startsecs, startretries, autorestart,
-                exitcodes, stopsignal, stopwaitsecs, environment, redirectStderr, stdout, stderr, backoff, where);
+                exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff, where);
     }
 }

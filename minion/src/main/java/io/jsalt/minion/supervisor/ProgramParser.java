@@ -30,10 +30,9 @@ final class ProgramParser {
             "directory", "autostart", "startsecs", "startretries", "autorestart", "exitcodes", "stopsignal",
             "stopwaitsecs", "environment", "redirect_stderr", "stdout_logfile", "stdout_logfile_maxbytes",
             "stdout_logfile_backups", "stderr_logfile", "stderr_logfile_maxbytes", "stderr_logfile_backups",
-            "backoff", "user");
+            "backoff", "user", "stopasgroup", "killasgroup");
     /** Supervisor keys jsalt reads but does not act on yet: a WARN, so a migrated file still loads. */
-    private static final Set<String> NOT_YET = Set.of("umask", "priority", "stopasgroup", "killasgroup",
-            "serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
+    private static final Set<String> NOT_YET = Set.of("umask", "priority", "serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
             "stderr_events_enabled", "stdout_syslog", "stderr_syslog");
 
     private final Path logDir;
@@ -140,6 +139,9 @@ final class ProgramParser {
                 exitcodes(v),
                 signal,
                 v.integer("stopwaitsecs", ProgramConfig.DEFAULT_STOPWAITSECS, 0, 86_400),
+                v.bool("stopasgroup", false),
+                // Supervisor: stopasgroup=true implies killasgroup=true
+                v.bool("killasgroup", false) || v.bool("stopasgroup", false),
                 environment(v, lookup),
                 v.bool("redirect_stderr", false),
                 logSettings(v, "stdout", name, lookup),

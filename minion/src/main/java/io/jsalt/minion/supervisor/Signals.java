@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends a stop signal to a child. The JDK sends only TERM ({@link Process#destroy()}) and KILL
  * ({@link Process#destroyForcibly()}); the others go through {@code kill(1)} with the pid of a process
- * this JVM started and still holds, so the pid cannot have been reused.
+ * this JVM started and still holds (or a descendant of one, seen alive just before), so the pid has not been
+ * reused.
  */
 final class Signals {
     private static final Logger log = LoggerFactory.getLogger(Signals.class);
@@ -17,7 +18,7 @@ final class Signals {
     }
 
     /** @param name a name from ProgramParser's list, without SIG */
-    static void send(Process process, String name) {
+    static void send(ProcessHandle process, String name) {
         switch (name) {
             case "TERM" -> process.destroy();
             case "KILL" -> process.destroyForcibly();
@@ -25,7 +26,7 @@ final class Signals {
         }
     }
 
-    private static void kill(Process process, String name) {
+    private static void kill(ProcessHandle process, String name) {
         if (!process.isAlive()) {
             return;
         }

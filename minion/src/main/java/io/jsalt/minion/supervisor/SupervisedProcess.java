@@ -63,6 +63,8 @@ final class SupervisedProcess {
     /** Each spawn gets a new number: timers and exits of an older process are recognised and ignored. */
     private long generation;
     private Future<?> timer;
+    /** The descendants of the process when its stop began, for stopasgroup/killasgroup. */
+    private List<ProcessHandle> stopGroup = List.of();
 
     SupervisedProcess(ProgramConfig config, Host host) {
         this.config = config;
@@ -108,7 +110,12 @@ final class SupervisedProcess {
         transition(ProcessState.STOPPING);
         long gen = generation;
         log.info("stopping {} (pid {}) with SIG{}", config.name(), process.pid(), config.stopsignal());
-        Signals.send(process, config.stopsignal());
+        // taken now: once the process is gone its children are reparented and no longer its descendants
+        stopGroup = config.stopasgroup() || config.killasgroup() ? process.descendants().toList() : List.of();
+        Signals.send(process.toHandle(), config.stopsignal());
+        if (config.stopasgroup()) {
+            stopGroup.forEach(child -> Signals.send(child, config.stopsignal()));
+        }
         timer = host.schedule(() -> killIfStillStopping(gen), Duration.ofSeconds(config.stopwaitsecs()));
         return true;
     }
@@ -183,13 +190,20 @@ final class SupervisedProcess {
                     process.pid(), config.stopwaitsecs());
             process.destroyForcibly();
         }
+        if (gen == generation && config.killasgroup()) {
+            stopGroup.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        }
     }
 
     private void exited(long gen, int code) {
         if (gen != generation) {
             return;
         }
-        cancelTimer();
+        if (state == ProcessState.STOPPING && config.killasgroup()) {
+            timer = null; // the KILL stays due: it is for the descendants that may outlive the process
+        } else {
+            cancelTimer();
+        }
         Duration uptime = Duration.between(started, Instant.now());
         exitstatus = code;
         ProcessState was = state;

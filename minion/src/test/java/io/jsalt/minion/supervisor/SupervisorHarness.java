@@ -36,6 +36,8 @@ final class SupervisorHarness implements AutoCloseable {
                 snapshot -> {
                     if (snapshot.pid() > 0) {
                         pids.add(snapshot.pid());
+                        // a wrapper's children, while they can still be found (at STOPPING too, before the wrapper dies)
+                        ProcessHandle.of(snapshot.pid()).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
                     }
                     changes.add(snapshot);
                 }, "jsalt-supervisor-test");
@@ -74,16 +76,18 @@ final class SupervisorHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        List<ProcessHandle> started = new ArrayList<>();
+        synchronized (pids) {
+            // the children of a shell wrapper too: they are reparented (out of reach) once the shell is gone
+            pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(h -> {
+                started.add(h);
+                h.descendants().forEach(started::add);
+            }));
+        }
         if (supervisor != null) {
             supervisor.close();
         }
-        List<Long> started;
-        synchronized (pids) {
-            started = List.copyOf(pids);
-        }
         // whatever the supervisor did or did not stop, no child outlives the test
-        for (long pid : started) {
-            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-        }
+        started.forEach(ProcessHandle::destroyForcibly);
     }
 }

@@ -140,7 +140,7 @@ class SupervisorTest {
     @Test
     void writesOutputToTheLogFileAndTailReadsItsLastLines() throws Exception {
         SupervisorHarness h = supervise(Map.of("talker", program(
-                "command", "sh -c 'for i in 1 2 3 4 5; do echo line$i; done; echo oops >&2; sleep 1000'",
+                "command", "sh -c 'for i in 1 2 3 4 5; do echo line$i; done; echo oops >&2; exec sleep 1000'",
                 "startsecs", "0")));
         Path log = h.logDir.resolve("talker-stdout.log");
 
@@ -156,7 +156,7 @@ class SupervisorTest {
     void rotatesTheLogAtMaxbytesAndKeepsOnlyTheBackups() throws Exception {
         // 210 lines of 20 bytes: 4,200 bytes through a 1,000-byte log with 2 backups
         SupervisorHarness h = supervise(Map.of("chatty", program(
-                "command", "sh -c 'i=0; while [ $i -lt 210 ]; do printf \"%04d-abcdefghijklmn\\n\" $i; i=$((i+1)); done; sleep 1000'",
+                "command", "sh -c 'i=0; while [ $i -lt 210 ]; do printf \"%04d-abcdefghijklmn\\n\" $i; i=$((i+1)); done; exec sleep 1000'",
                 "startsecs", "0", "stdout_logfile_maxbytes", "1000", "stdout_logfile_backups", "2")));
         Path log = h.logDir.resolve("chatty-stdout.log");
 
@@ -173,7 +173,7 @@ class SupervisorTest {
     void givesTheProgramItsEnvironmentAndDirectory() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work"));
         SupervisorHarness h = supervise(Map.of("env", program(
-                "command", "sh -c 'echo \"$GREETING|$NUM|$SUPERVISOR_PROCESS_NAME\"; pwd; sleep 1000'",
+                "command", "sh -c 'echo \"$GREETING|$NUM|$SUPERVISOR_PROCESS_NAME\"; pwd; exec sleep 1000'",
                 "environment", "GREETING=\"hello, world\",NUM=%(process_num)d",
                 "directory", work.toString(), "startsecs", "0")));
         Path log = h.logDir.resolve("env-stdout.log");
@@ -227,5 +227,37 @@ class SupervisorTest {
         assertThatThrownBy(harness::start).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("supervisor:bad startsecs").hasMessageContaining("expected an integer");
         assertThat(harness.changes).isEmpty();
+    }
+
+    @Test
+    void stopasgroupSignalsTheChildrenOfAShellWrapperToo() throws Exception {
+        Path childPid = dir.resolve("child.pid");
+        SupervisorHarness h = supervise(Map.of(
+                "wrapped", program("command", "sh -c 'sleep 1000 & echo $! > " + childPid + "; wait'",
+                        "startsecs", "0", "stopasgroup", "true", "stopwaitsecs", "5")));
+        h.awaitState("wrapped", ProcessState.RUNNING);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(childPid) && Files.readString(childPid).endsWith("\n"));
+        long child = Long.parseLong(Files.readString(childPid).strip());
+        assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive)).contains(true);
+
+        assertThat(h.supervisor.stopProcesses("wrapped")).containsExactly("wrapped: stopped");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true));
+    }
+
+    @Test
+    void killasgroupKillsChildrenThatIgnoreTermAfterStopwaitsecs() throws Exception {
+        Path childPid = dir.resolve("child.pid");
+        SupervisorHarness h = supervise(Map.of(
+                "wrapped", program("command", "sh -c 'sh -c \"trap \\\"\\\" TERM; echo \\$\\$ > " + childPid
+                        + "; while :; do sleep 0.1; done\" & wait'",
+                        "startsecs", "0", "killasgroup", "true", "stopwaitsecs", "1")));
+        h.awaitState("wrapped", ProcessState.RUNNING);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(childPid) && Files.readString(childPid).endsWith("\n"));
+        long child = Long.parseLong(Files.readString(childPid).strip());
+
+        assertThat(h.supervisor.stopProcesses("wrapped")).containsExactly("wrapped: stopped");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true));
     }
 }
