@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +36,7 @@ final class IniPrograms {
         if (!Files.isDirectory(dir)) {
             return programs;
         }
+        requireNotWritableByOthers(dir);
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
             files = list.filter(p -> {
@@ -58,7 +62,24 @@ final class IniPrograms {
     record Section(String program, Map<String, String> keys, Path file) {
     }
 
+    /**
+     * The commands in these files run as the minion's user (usually root): a file or folder others may write
+     * would let them run anything, so it is refused, as sshd refuses a key file others may write.
+     */
+    private static void requireNotWritableByOthers(Path path) {
+        try {
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(path);
+            if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+                throw new ConfigException(path, "writable by group or others (" + PosixFilePermissions.toString(perms)
+                        + "): its programs would run as the minion's user; chmod go-w it", null);
+            }
+        } catch (IOException e) {
+            throw new ConfigException(path, "cannot read its permissions: " + e.getMessage(), e);
+        }
+    }
+
     static List<Section> readFile(Path file) {
+        requireNotWritableByOthers(file);
         String text;
         try {
             if (Files.size(file) > MAX_FILE_BYTES) {

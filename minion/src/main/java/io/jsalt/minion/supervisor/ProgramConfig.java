@@ -12,8 +12,7 @@ import java.util.Set;
  *
  * @param name            the process name ({@code process_name} expanded)
  * @param group           the program's name, Supervisor's group of its processes
- * @param command         {@code command}, run by {@code /bin/sh -c} as Supervisor runs it (it splits the line
- *                        itself; the shell gives the same result for every line written for it)
+ * @param command         {@code command}, split as Supervisor splits it (shlex, no shell) and run
  * @param directory       {@code directory}: the working folder, null for the minion's own
  * @param autostart       {@code autostart} (true)
  * @param startsecs       {@code startsecs} (1): how long a process must stay up to count as started

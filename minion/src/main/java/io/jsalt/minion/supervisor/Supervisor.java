@@ -39,6 +39,7 @@ public final class Supervisor implements AutoCloseable {
     private volatile boolean closed;
     /** The bound on waiting for a start or stop to settle: the longest stopwaitsecs/startsecs plus a margin. */
     private volatile long maxWaitMillis = 10_000;
+    private volatile boolean supervising;
 
     Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName) {
         this.definitions = definitions;
@@ -81,9 +82,9 @@ public final class Supervisor implements AutoCloseable {
         log.info("supervising {} processes", read.size());
     }
 
-    /** Whether any process is defined: false until start() found one. */
+    /** Whether any process was ever defined: false until start() or update() found one. */
     public boolean supervises() {
-        return maxWaitMillis > 10_000 || !processes.isEmpty();
+        return supervising;
     }
 
     /** Every process's state, or those {@code name} selects; by group then name, as supervisorctl lists them. */
@@ -242,6 +243,7 @@ public final class Supervisor implements AutoCloseable {
     private SupervisedProcess add(ProgramConfig config) {
         SupervisedProcess p = new SupervisedProcess(config, new Host());
         processes.put(config.name(), p);
+        supervising = true;
         maxWaitMillis = Math.max(maxWaitMillis, 10_000L + 1000L * Math.max(config.stopwaitsecs(), config.startsecs()));
         return p;
     }
@@ -306,6 +308,11 @@ public final class Supervisor implements AutoCloseable {
     @Override
     public void close() {
         if (closed) {
+            return;
+        }
+        if (!supervising) {
+            closed = true;
+            thread.shutdownNow(); // never started a thread: nothing to stop
             return;
         }
         try {

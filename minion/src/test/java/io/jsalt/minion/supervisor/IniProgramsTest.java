@@ -47,6 +47,7 @@ class IniProgramsTest {
         Files.writeString(dir.resolve("b.conf"), "[program:b]\ncommand=sleep 1\n");
         Files.writeString(dir.resolve("a.ini"), "[program:a]\ncommand=sleep 1\n");
         Files.writeString(dir.resolve("c.conf.disabled"), "[program:c]\ncommand=sleep 1\n");
+        tighten();
 
         assertThat(IniPrograms.read(dir)).containsOnlyKeys("a", "b");
         assertThat(IniPrograms.read(dir.resolve("absent"))).isEmpty();
@@ -56,6 +57,7 @@ class IniProgramsTest {
     void refusesAProgramDefinedTwice() throws Exception {
         Files.writeString(dir.resolve("a.conf"), "[program:x]\ncommand=sleep 1\n");
         Files.writeString(dir.resolve("b.conf"), "[program:x]\ncommand=sleep 2\n");
+        tighten();
 
         assertThatThrownBy(() -> IniPrograms.read(dir)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("b.conf").hasMessageContaining("a.conf");
@@ -65,5 +67,32 @@ class IniProgramsTest {
     void refusesALineThatIsNotKeyValue() {
         assertThatThrownBy(() -> IniPrograms.parse("[program:x]\njust words\n", dir.resolve("x.conf")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("line 2");
+    }
+
+    @Test
+    void refusesAFileOrFolderOthersMayWrite() throws Exception {
+        Path file = Files.writeString(dir.resolve("a.conf"), "[program:a]\ncommand=sleep 1\n");
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
+        assertThatThrownBy(() -> IniPrograms.read(dir)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("a.conf").hasMessageContaining("writable by group or others");
+
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThatThrownBy(() -> IniPrograms.read(dir)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("writable by group or others");
+
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(IniPrograms.read(dir)).containsOnlyKeys("a");
+    }
+
+    /** Whatever the umask: files others may write are refused. */
+    private void tighten() throws Exception {
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            }
+        }
     }
 }

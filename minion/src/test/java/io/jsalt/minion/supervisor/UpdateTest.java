@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,9 +24,12 @@ class UpdateTest {
     }
 
     private void write(String program, String command) throws Exception {
-        Files.createDirectories(dir.resolve("supervisor.d"));
-        Files.writeString(dir.resolve("supervisor.d").resolve(program + ".conf"),
+        Path conf = Files.createDirectories(dir.resolve("supervisor.d"));
+        Path file = Files.writeString(conf.resolve(program + ".conf"),
                 "[program:" + program + "]\ncommand=" + command + "\nstartsecs=0\n");
+        // whatever the umask: the supervisor refuses files others may write
+        Files.setPosixFilePermissions(conf, PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
     }
 
     @Test
@@ -64,7 +68,8 @@ class UpdateTest {
         write("keep", "sleep 1000");
         harness = new SupervisorHarness(dir, Map.of()).start();
         long pid = harness.awaitState("keep", ProcessState.RUNNING).pid();
-        Files.writeString(dir.resolve("supervisor.d/keep.conf"), "[program:keep]\ncommand=sleep 5\nstartsecs=later\n");
+        Files.setPosixFilePermissions(Files.writeString(dir.resolve("supervisor.d/keep.conf"),
+                "[program:keep]\ncommand=sleep 5\nstartsecs=later\n"), PosixFilePermissions.fromString("rw-------"));
 
         SupervisordModule module = new SupervisordModule(harness.supervisor);
         assertThat(module.update()).startsWith("ERROR: ").contains("keep.conf").contains("startsecs");
