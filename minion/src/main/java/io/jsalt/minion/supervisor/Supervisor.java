@@ -189,9 +189,11 @@ public final class Supervisor implements AutoCloseable {
      * Supervisor's update: reads the definitions again, stops and removes the programs gone or changed,
      * adds the new and changed ones and starts those with autostart. Programs that did not change are not touched.
      *
+     * Synchronized: two updates at once (two jobs) would both add the same programs.
+     *
      * @throws ConfigException when the definitions cannot be used: nothing is changed
      */
-    public List<String> update() {
+    public synchronized List<String> update() {
         Map<String, ProgramConfig> read = definitions.read();
         ProgramChanges changes = call(() -> ProgramChanges.between(configs(), read));
         List<String> lines = new ArrayList<>();
