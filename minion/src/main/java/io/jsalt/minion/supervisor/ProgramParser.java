@@ -25,7 +25,7 @@ final class ProgramParser {
 
     /** Process names become log file names: no slash, no dot-dot, nothing a shell or a path would read twice. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_@][A-Za-z0-9_.@-]{0,127}");
-    private static final Set<String> SIGNALS = Set.of("TERM", "HUP", "INT", "QUIT", "KILL", "USR1", "USR2");
+    private static final Set<String> SIGNALS = Signals.NAMES;
     private static final Set<String> KNOWN = Set.of("command", "process_name", "numprocs", "numprocs_start",
             "directory", "autostart", "startsecs", "startretries", "autorestart", "exitcodes", "stopsignal",
             "stopwaitsecs", "environment", "redirect_stderr", "stdout_logfile", "stdout_logfile_maxbytes",
@@ -37,28 +37,31 @@ final class ProgramParser {
 
     private final Path logDir;
     private final Map<String, String> env;
-    private final String host;
+    private final java.util.function.Supplier<String> host;
     private final String minionUser;
 
     /**
      * @param logDir where AUTO log files go ({@code <name>-stdout---supervisor.log} in Supervisor's childlogdir)
      * @param env    the minion's environment, for {@code %(ENV_x)s}
      */
-    ProgramParser(Path logDir, Map<String, String> env, String host, String minionUser) {
+    ProgramParser(Path logDir, Map<String, String> env, java.util.function.Supplier<String> host, String minionUser) {
         this.logDir = logDir;
         this.env = env;
         this.host = host;
         this.minionUser = minionUser;
     }
 
+    /** The host name is looked up only when a program is read: a benchmark starts thousands of minions. */
     static ProgramParser forThisHost(Path logDir) {
-        String host;
+        return new ProgramParser(logDir, System.getenv(), ProgramParser::hostName, System.getProperty("user.name"));
+    }
+
+    private static String hostName() {
         try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
+            return java.net.InetAddress.getLocalHost().getHostName();
         } catch (java.io.IOException e) {
-            host = "localhost";
+            return "localhost";
         }
-        return new ProgramParser(logDir, System.getenv(), host, System.getProperty("user.name"));
     }
 
     /**
@@ -97,6 +100,7 @@ final class ProgramParser {
             throw new ConfigException(file, prefix + " process_name", "%(process_num) in the name when numprocs > 1",
                     processName);
         }
+        String hostName = host.get();
         List<ProgramConfig> processes = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
         for (int i = 0; i < numprocs; i++) {
@@ -105,7 +109,7 @@ final class ProgramParser {
             known.put("group_name", program);
             known.put("process_num", Integer.toString(numprocsStart + i));
             known.put("numprocs", Integer.toString(numprocs));
-            known.put("host_node_name", host);
+            known.put("host_node_name", hostName);
             known.put("here", here.toString());
             Function<String, String> lookup = PercentExpansion.names(known, env);
             String name = v.expanded("process_name", processName, lookup);

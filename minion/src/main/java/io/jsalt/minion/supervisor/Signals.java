@@ -17,7 +17,24 @@ final class Signals {
     private Signals() {
     }
 
-    /** @param name a name from ProgramParser's list, without SIG */
+    /** The signals a program may be stopped or signalled with. */
+    static final java.util.Set<String> NAMES = java.util.Set.of("TERM", "HUP", "INT", "QUIT", "KILL", "USR1", "USR2");
+
+    /**
+     * {@code name} upper-cased and without SIG.
+     *
+     * @throws IllegalArgumentException for a signal not in {@link #NAMES}
+     */
+    static String canonical(String name) {
+        String upper = name == null ? "" : name.strip().toUpperCase(java.util.Locale.ROOT);
+        String bare = upper.startsWith("SIG") ? upper.substring(3) : upper;
+        if (!NAMES.contains(bare)) {
+            throw new IllegalArgumentException("signal: expected one of " + new java.util.TreeSet<>(NAMES) + ", got " + name);
+        }
+        return bare;
+    }
+
+    /** @param name a name from {@link #NAMES} */
     static void send(ProcessHandle process, String name) {
         switch (name) {
             case "TERM" -> process.destroy();

@@ -120,6 +120,15 @@ final class SupervisedProcess {
         return true;
     }
 
+    /** Sends {@code signal} (a name without SIG) to the process; false when there is none. */
+    boolean signal(String signal) {
+        if (process == null || !state.hasProcess()) {
+            return false;
+        }
+        Signals.send(process.toHandle(), signal);
+        return true;
+    }
+
     /** Completes with the snapshot once the state satisfies {@code until} (at once when it already does). */
     CompletableFuture<ProcessSnapshot> when(Predicate<ProcessState> until) {
         CompletableFuture<ProcessSnapshot> future = new CompletableFuture<>();

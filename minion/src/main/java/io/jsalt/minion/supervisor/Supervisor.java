@@ -157,6 +157,28 @@ public final class Supervisor implements AutoCloseable {
         return lines;
     }
 
+    /**
+     * Sends a signal to what {@code name} selects (supervisorctl's {@code signal}); the state machine is not
+     * told: an exit it causes is handled as any other exit.
+     *
+     * @param signal TERM, HUP, INT, QUIT, KILL, USR1 or USR2, with or without SIG
+     * @throws IllegalArgumentException for another signal
+     */
+    public List<String> signalProcesses(String name, String signal) {
+        String sig = Signals.canonical(signal);
+        return call(() -> {
+            List<String> out = new ArrayList<>();
+            List<SupervisedProcess> chosen = select(name);
+            if (chosen.isEmpty()) {
+                out.add(name + ": ERROR (no such process)");
+            }
+            for (SupervisedProcess p : chosen) {
+                out.add(p.config().displayName() + (p.signal(sig) ? ": signalled" : ": ERROR (not running)"));
+            }
+            return out;
+        });
+    }
+
     /** The pid of a running process, 0 when it is not running; empty for an unknown name. */
     public java.util.OptionalLong pid(String name) {
         return call(() -> {

@@ -81,6 +81,16 @@ public abstract class SupervisorFunctions implements ExecutionModule {
         return String.join("\n", lines);
     }
 
+    @SaltFunction(doc = "Send a signal (TERM, HUP, INT, QUIT, KILL, USR1, USR2) to the named process, group or all, "
+            + "as supervisorctl signal does.\n\nCLI Example: salt '*' supervisor.signal HUP <name>")
+    public String signal(@Arg("signal") String signal, @Arg(value = "name", defaultValue = "all") String name) {
+        try {
+            return String.join("\n", supervisor.signalProcesses(name, signal));
+        } catch (IllegalArgumentException e) {
+            throw new CommandExecutionException(e.getMessage());
+        }
+    }
+
     @SaltFunction(doc = "Read the definitions again and say what update would change, changing nothing.\n\n"
             + "CLI Example: salt '*' supervisord.reread")
     public String reread() {

@@ -96,4 +96,19 @@ class SupervisorFunctionsTest {
         assertThat(registry.call("supervisor.tail", List.of("nope")).retcode()).isEqualTo(1);
         assertThat(registry.call("supervisor.tail", List.of("app", Map.of("__kwarg__", true, "lines", -1))).retcode()).isEqualTo(1);
     }
+
+    @Test
+    void signalReachesTheProcessAndAnExitItCausesIsHandledAsAnyOther() {
+        long pid = (Long) call("supervisor.pid", "app");
+        assertThat(call("supervisor.signal", "SIGUSR1", "idle")).isEqualTo("idle: ERROR (not running)");
+        assertThat(call("supervisor.signal", "kill", "app")).isEqualTo("app: signalled");
+
+        // sleep dies of KILL, exit code 137, not one of exitcodes: autorestart=unexpected starts it again
+        harness.awaitStatus("app", s -> s.restarts() >= 1);
+        assertThat(harness.statesOf("app")).contains(ProcessState.EXITED);
+        assertThat(harness.changes.stream().filter(c -> c.name().equals("app") && c.state() == ProcessState.EXITED)
+                .findFirst().orElseThrow().exitstatus()).isEqualTo(137);
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(registry.call("supervisor.signal", List.of("STOP", "app")).retcode()).isEqualTo(1);
+    }
 }

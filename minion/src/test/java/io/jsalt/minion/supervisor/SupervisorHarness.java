@@ -46,7 +46,7 @@ final class SupervisorHarness implements AutoCloseable {
     }
 
     static ProgramParser parser(Path logDir) {
-        return new ProgramParser(logDir, Map.of("HOME", "/home/tester"), "testhost", System.getProperty("user.name"));
+        return new ProgramParser(logDir, Map.of("HOME", "/home/tester"), () -> "testhost", System.getProperty("user.name"));
     }
 
     ProcessSnapshot status(String name) {
