@@ -74,4 +74,20 @@ class FleetProcessesTest {
         assertThat(table.lines().toList().get(1)).matches("web1 +app +RUNNING +pid 10, uptime 0:00:01 +0s ago");
         assertThat(table.lines().toList().get(2)).startsWith("web2").contains("FATAL");
     }
+
+    @Test
+    void marksTheRowsOfAMinionThatIsNotConnected() {
+        fleet.onEvent(change("web1", "web1", "app", "RUNNING", 10));
+        fleet.onEvent(change("web2", "web2", "app", "RUNNING", 11));
+        Set<String> topics = Set.of(new String(io.jsalt.transport.message.Topics.presenceOf("web1"),
+                java.nio.charset.StandardCharsets.ISO_8859_1));
+        SupervisorRunner runner = new SupervisorRunner(fleet, null, () -> topics);
+
+        Map<String, Map<String, Object>> status = runner.status("*", "glob", null, null);
+        assertThat(((Map<?, ?>) status.get("web1").get("app")).get("minion_connected")).isEqualTo(true);
+        assertThat(((Map<?, ?>) status.get("web2").get("app")).get("minion_connected")).isEqualTo(false);
+        String table = SupervisorRunner.table(status);
+        assertThat(table.lines().filter(l -> l.startsWith("web2"))).singleElement().asString().endsWith("(minion not connected: stale)");
+        assertThat(table.lines().filter(l -> l.startsWith("web1"))).singleElement().asString().doesNotContain("stale");
+    }
 }
