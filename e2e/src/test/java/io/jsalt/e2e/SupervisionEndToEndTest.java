@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real minion process supervises programs from its config: {@code jsalt m1 supervisor.status} answers,
  * every state change reaches the master's bus as {@code jsalt/supervisor/m1/<process>/<STATE>}, the master's
- * fleet table ({@code jsalt-run supervisor.table}) shows it, and the programs stop with the minion.
+ * fleet table ({@code jsalt-run supervisor.table}) shows it, and the programs stop with the minion, which
+ * the table shows too, marked stale once the minion is gone.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SupervisionEndToEndTest {
@@ -71,5 +72,14 @@ class SupervisionEndToEndTest {
         cluster.stopMinion("m1");
         await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
         assertThat(cluster.minion("m1").waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        // the minion told the master its program stopped before it left, and the table knows it left
+        assertThat(bus.matching(e -> tagged(e, "jsalt/supervisor/m1/app/STOPPED"))).isNotEmpty();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            Cluster.Result after = cluster.run("io.jsalt.cli.run.RunCommand", "-c", cluster.masterConfigDir().toString(),
+                    "supervisor.table", "program=app");
+            return after.exitCode() == 0 && after.stdout().lines()
+                    .anyMatch(l -> l.matches("m1 +app +STOPPED .*\\(minion not connected: stale\\)"));
+        });
     }
 }
