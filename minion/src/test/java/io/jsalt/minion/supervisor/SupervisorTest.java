@@ -260,4 +260,19 @@ class SupervisorTest {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true));
     }
+
+    @Test
+    void aProgramKilledFromOutsideAfterStartingIsStartedAgainAtOnce() {
+        SupervisorHarness h = supervise(Map.of("app", program("command", "sleep 1000", "startsecs", "1")));
+        long first = h.awaitState("app", ProcessState.RUNNING).pid();
+
+        ProcessHandle.of(first).orElseThrow().destroyForcibly(); // a crash: kill -9 from outside
+
+        ProcessSnapshot again = h.awaitStatus("app", s -> s.restarts() == 1 && s.state() == ProcessState.RUNNING);
+        assertThat(again.pid()).isNotEqualTo(first);
+        assertThat(h.statesOf("app")).containsExactly(ProcessState.STARTING, ProcessState.RUNNING, ProcessState.EXITED,
+                ProcessState.STARTING, ProcessState.RUNNING);
+        assertThat(h.changes.stream().filter(c -> c.state() == ProcessState.EXITED).findFirst().orElseThrow().exitstatus())
+                .isEqualTo(128 + 9);
+    }
 }
