@@ -4,20 +4,27 @@ import io.jsalt.config.ConfigException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Every process a minion supervises, from the minion config's {@code supervisor:} section and the ini files
- * in {@code supervisor_dir}, read afresh on each call (Supervisor's {@code reread}). A program defined in both
+ * in {@code supervisor_dir}, read afresh on each call (Supervisor's {@code reread}): both the ini files and
+ * the config file's section, so an edit to either is applied by {@code update}. A program defined in both
  * places is refused, as is anything {@link ProgramParser} refuses: the whole read fails, nothing half-applies.
  */
 final class ProgramDefinitions {
-    private final Map<String, Object> fromConfig;
+    private final Supplier<Map<String, Object>> fromConfig;
     private final Path configFile;
     private final Path iniDir;
     private final ProgramParser parser;
 
     ProgramDefinitions(Map<String, Object> fromConfig, Path configFile, Path iniDir, ProgramParser parser) {
-        this.fromConfig = Map.copyOf(fromConfig);
+        this(() -> fromConfig, configFile, iniDir, parser);
+    }
+
+    /** @param fromConfig the {@code supervisor:} section as the config file says now (read on each call) */
+    ProgramDefinitions(Supplier<Map<String, Object>> fromConfig, Path configFile, Path iniDir, ProgramParser parser) {
+        this.fromConfig = fromConfig;
         this.configFile = configFile;
         this.iniDir = iniDir;
         this.parser = parser;
@@ -30,7 +37,7 @@ final class ProgramDefinitions {
     Map<String, ProgramConfig> read() {
         Map<String, ProgramConfig> processes = new LinkedHashMap<>();
         Map<String, Path> programs = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> entry : new java.util.TreeMap<>(fromConfig).entrySet()) {
+        for (Map.Entry<String, Object> entry : new java.util.TreeMap<>(fromConfig.get()).entrySet()) {
             String prefix = "supervisor:" + entry.getKey();
             if (!(entry.getValue() instanceof Map<?, ?> keys)) {
                 throw new ConfigException(configFile, prefix, "a mapping of Supervisor's program keys", entry.getValue());

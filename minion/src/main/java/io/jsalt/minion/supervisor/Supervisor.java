@@ -58,10 +58,21 @@ public final class Supervisor implements AutoCloseable {
      * AUTO log files in {@code <cachedir>/supervisor/log}.
      */
     public static Supervisor forMinion(io.jsalt.config.MinionConfig config, Consumer<ProcessSnapshot> listener) {
-        ProgramDefinitions definitions = new ProgramDefinitions(config.supervision().programs(),
-                config.configDir().resolve(io.jsalt.config.MinionConfig.FILE_NAME), config.supervision().dir(),
-                ProgramParser.forThisHost(config.cachedir().resolve("supervisor").resolve("log")));
+        java.nio.file.Path file = config.configDir().resolve(io.jsalt.config.MinionConfig.FILE_NAME);
+        Map<String, Object> atStart = config.supervision().programs();
+        // update applies an edited supervisor: section too; a minion built in code (no file) keeps its own
+        java.util.function.Supplier<Map<String, Object>> section = () -> java.nio.file.Files.isRegularFile(file)
+                ? io.jsalt.config.MinionConfig.load(config.configDir()).supervision().programs() : atStart;
+        ProgramDefinitions definitions = new ProgramDefinitions(firstThenLive(atStart, section), file,
+                config.supervision().dir(), ProgramParser.forThisHost(config.cachedir().resolve("supervisor").resolve("log")));
         return new Supervisor(definitions, listener, "jsalt-supervisor-" + config.id());
+    }
+
+    /** The section as loaded at start for the first read, the file as it is now for every later one. */
+    private static java.util.function.Supplier<Map<String, Object>> firstThenLive(Map<String, Object> atStart,
+            java.util.function.Supplier<Map<String, Object>> now) {
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        return () -> first.getAndSet(false) ? atStart : now.get();
     }
 
     /**

@@ -77,4 +77,31 @@ class UpdateTest {
         assertThat(harness.status("keep").pid()).isEqualTo(pid);
         assertThat(harness.status("keep").state()).isEqualTo(ProcessState.RUNNING);
     }
+
+    @Test
+    void updateAppliesAnEditOfTheMinionConfigsSupervisorSection() throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        String head = "root_dir: " + dir + "\nid: m1\ncachedir: /cache\nsupervisor:\n  app:\n    startsecs: 0\n";
+        Files.writeString(conf.resolve("minion"), head + "    command: sleep 1000\n");
+        java.util.List<Long> pids = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Supervisor supervisor = Supervisor.forMinion(io.jsalt.config.MinionConfig.load(conf), s -> pids.add(s.pid()));
+        try {
+            supervisor.start();
+            assertThat(supervisor.status("app")).singleElement().extracting(ProcessSnapshot::state).isEqualTo(ProcessState.RUNNING);
+            SupervisorModule module = new SupervisorModule(supervisor);
+            assertThat(module.reread()).isEqualTo("No config updates to processes");
+
+            Files.writeString(conf.resolve("minion"), head + "    command: sleep 2000\n");
+
+            assertThat(module.reread()).isEqualTo("app: changed");
+            assertThat(module.update()).isEqualTo("app: stopped\napp: updated process group");
+            long pid = supervisor.status("app").get(0).pid();
+            assertThat(ProcessHandle.of(pid).flatMap(h -> h.info().commandLine()))
+                    .hasValueSatisfying(line -> assertThat(line).contains("2000"));
+            assertThat(supervisor.stdoutLog("app")).contains(dir.resolve("cache/supervisor/log/app-stdout.log"));
+        } finally {
+            supervisor.close();
+            pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        }
+    }
 }
