@@ -93,6 +93,11 @@ final class ProgramParser {
         if (command == null || command.isBlank()) {
             throw new ConfigException(file, prefix + " command", "the command line to run", command);
         }
+        try {
+            io.jsalt.modules.builtin.cmd.CommandLine.split(command); // split again at each start, after expansion
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, prefix + " command", "a command line split as shlex does (" + e.getMessage() + ")", command);
+        }
         int numprocs = v.integer("numprocs", 1, 1, 1000);
         int numprocsStart = v.integer("numprocs_start", 0, 0, 1_000_000);
         String processName = v.text("process_name", "%(program_name)s");

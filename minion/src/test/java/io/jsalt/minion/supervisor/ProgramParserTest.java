@@ -90,6 +90,7 @@ class ProgramParserTest {
     @Test
     void refusesBadValuesNamingTheFileAndKey() {
         assertRefused(Map.of(), "[program:app] command");
+        assertRefused(Map.of("command", "sh -c 'echo"), "[program:app] command: expected a command line split as shlex does");
         assertRefused(Map.of("command", "x", "startsecs", "-1"), "[program:app] startsecs: expected an integer 0..86400");
         assertRefused(Map.of("command", "x", "autorestart", "sometimes"), "autorestart: expected false, unexpected or true");
         assertRefused(Map.of("command", "x", "exitcodes", "0,300"), "exitcodes");
