@@ -1,13 +1,17 @@
 package io.jsalt.minion.supervisor;
 
 import io.jsalt.config.ConfigException;
+import io.jsalt.config.MinionConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -16,7 +20,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,21 +63,21 @@ public final class Supervisor implements AutoCloseable {
      * The supervisor of a minion: programs from its config's {@code supervisor:} and {@code supervisor_dir},
      * AUTO log files in {@code <cachedir>/supervisor/log}.
      */
-    public static Supervisor forMinion(io.jsalt.config.MinionConfig config, Consumer<ProcessSnapshot> listener) {
-        java.nio.file.Path file = config.configDir().resolve(io.jsalt.config.MinionConfig.FILE_NAME);
+    public static Supervisor forMinion(MinionConfig config, Consumer<ProcessSnapshot> listener) {
+        Path file = config.configDir().resolve(MinionConfig.FILE_NAME);
         Map<String, Object> atStart = config.supervision().programs();
         // update applies an edited supervisor: section too; a minion built in code (no file) keeps its own
-        java.util.function.Supplier<Map<String, Object>> section = () -> java.nio.file.Files.isRegularFile(file)
-                ? io.jsalt.config.MinionConfig.load(config.configDir()).supervision().programs() : atStart;
+        Supplier<Map<String, Object>> section = () -> Files.isRegularFile(file)
+                ? MinionConfig.load(config.configDir()).supervision().programs() : atStart;
         ProgramDefinitions definitions = new ProgramDefinitions(firstThenLive(atStart, section), file,
                 config.supervision().dir(), ProgramParser.forThisHost(config.cachedir().resolve("supervisor").resolve("log")));
         return new Supervisor(definitions, listener, "jsalt-supervisor-" + config.id());
     }
 
     /** The section as loaded at start for the first read, the file as it is now for every later one. */
-    private static java.util.function.Supplier<Map<String, Object>> firstThenLive(Map<String, Object> atStart,
-            java.util.function.Supplier<Map<String, Object>> now) {
-        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+    private static Supplier<Map<String, Object>> firstThenLive(Map<String, Object> atStart,
+            Supplier<Map<String, Object>> now) {
+        AtomicBoolean first = new AtomicBoolean(true);
         return () -> first.getAndSet(false) ? atStart : now.get();
     }
 
@@ -101,14 +107,14 @@ public final class Supervisor implements AutoCloseable {
     /** Every process's state, or those {@code name} selects; by group then name, as supervisorctl lists them. */
     public List<ProcessSnapshot> status(String name) {
         return call(() -> select(name == null ? "all" : name).stream().map(SupervisedProcess::snapshot)
-                .sorted(java.util.Comparator.comparing(ProcessSnapshot::group).thenComparing(ProcessSnapshot::name)).toList());
+                .sorted(Comparator.comparing(ProcessSnapshot::group).thenComparing(ProcessSnapshot::name)).toList());
     }
 
     /** The log file of a process's stdout, if it has one. */
-    public java.util.Optional<java.nio.file.Path> stdoutLog(String name) {
+    public Optional<Path> stdoutLog(String name) {
         return call(() -> {
             SupervisedProcess p = processes.get(name);
-            return java.util.Optional.ofNullable(p == null ? null : p.config().stdout().file());
+            return Optional.ofNullable(p == null ? null : p.config().stdout().file());
         });
     }
 
@@ -191,10 +197,10 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /** The pid of a running process, 0 when it is not running; empty for an unknown name. */
-    public java.util.OptionalLong pid(String name) {
+    public OptionalLong pid(String name) {
         return call(() -> {
             List<SupervisedProcess> chosen = select(name);
-            return chosen.size() == 1 ? java.util.OptionalLong.of(chosen.get(0).snapshot().pid()) : java.util.OptionalLong.empty();
+            return chosen.size() == 1 ? OptionalLong.of(chosen.get(0).snapshot().pid()) : OptionalLong.empty();
         });
     }
 
