@@ -31,12 +31,29 @@ final class OutputLog {
         this.settings = settings;
     }
 
-    /** Starts a daemon thread copying {@code stream} into the log until the process closes it. */
-    static Thread pump(InputStream stream, ProgramConfig.LogSettings settings, String threadName) {
-        Thread t = new Thread(() -> new OutputLog(settings).copy(stream), threadName);
+    /**
+     * The log, its file created (0600) and opened now, as Supervisor does at spawn: a log that cannot be written
+     * is a spawn error, not a silent loss of the output later.
+     */
+    static OutputLog open(ProgramConfig.LogSettings settings) throws IOException {
+        OutputLog log = new OutputLog(settings);
+        if (settings.file() != null) {
+            log.open();
+        }
+        return log;
+    }
+
+    /** Starts a daemon thread copying {@code stream} into this log until the process closes it. */
+    Thread pump(InputStream stream, String threadName) {
+        Thread t = new Thread(() -> copy(stream), threadName);
         t.setDaemon(true);
         t.start();
         return t;
+    }
+
+    /** Closes the file of a log that never got its stream (the process did not start). */
+    void abandon() {
+        closeFile();
     }
 
     private void copy(InputStream stream) {

@@ -179,10 +179,25 @@ final class SupervisedProcess {
         builder.environment().put("SUPERVISOR_GROUP_NAME", config.group());
         builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.redirectErrorStream(config.redirectStderr());
-        Process p = builder.start();
-        OutputLog.pump(p.getInputStream(), config.stdout(), "jsalt-supervisor-stdout-" + config.name());
+        OutputLog stdout = OutputLog.open(config.stdout());
+        OutputLog stderr;
+        try {
+            stderr = OutputLog.open(config.redirectStderr() ? ProgramConfig.LogSettings.NONE : config.stderr());
+        } catch (IOException e) {
+            stdout.abandon();
+            throw e;
+        }
+        Process p;
+        try {
+            p = builder.start();
+        } catch (IOException e) {
+            stdout.abandon();
+            stderr.abandon();
+            throw e;
+        }
+        stdout.pump(p.getInputStream(), "jsalt-supervisor-stdout-" + config.name());
         if (!config.redirectStderr()) {
-            OutputLog.pump(p.getErrorStream(), config.stderr(), "jsalt-supervisor-stderr-" + config.name());
+            stderr.pump(p.getErrorStream(), "jsalt-supervisor-stderr-" + config.name());
         }
         return p;
     }

@@ -275,4 +275,25 @@ class SupervisorTest {
         assertThat(h.changes.stream().filter(c -> c.state() == ProcessState.EXITED).findFirst().orElseThrow().exitstatus())
                 .isEqualTo(128 + 9);
     }
+
+    @Test
+    void aLogFileThatCannotBeWrittenIsASpawnError() throws Exception {
+        Path notAFolder = Files.writeString(dir.resolve("plain-file"), "x");
+        SupervisorHarness h = supervise(Map.of("app", program("command", "sleep 1000", "startsecs", "0",
+                "autostart", "false", "startretries", "0", "stdout_logfile", notAFolder.resolve("app.log").toString())));
+
+        assertThat(h.supervisor.startProcesses("app")).containsExactly("app: ERROR (spawn error)");
+        assertThat(h.status("app").state()).isEqualTo(ProcessState.FATAL);
+        assertThat(h.status("app").description()).startsWith("spawn error: ");
+    }
+
+    @Test
+    void createsTheLogFileWhenTheProcessStartsBeforeItWritesAnything() {
+        SupervisorHarness h = supervise(Map.of("quiet", program("command", "sleep 1000", "startsecs", "0")));
+        h.awaitState("quiet", ProcessState.RUNNING);
+
+        assertThat(h.logDir.resolve("quiet-stdout.log")).exists().isEmptyFile();
+        assertThat(h.logDir.resolve("quiet-stderr.log")).exists();
+        assertThat(new SupervisorModule(h.supervisor).tail("quiet", 10)).isEmpty();
+    }
 }
