@@ -139,8 +139,9 @@ public final class Minion implements AutoCloseable {
         RemoteMasterFiles files = new RemoteMasterFiles(load -> channel.send(load), config.cachedir().resolve("files"));
         SaltutilModule saltutil = new SaltutilModule(running, grains::refresh, () -> grainsReport.send(), MinionModules.jarDir(config));
         // as Salt's grains.setvals does: every grains write ends with saltutil.refresh_grains(refresh_pillar=...)
-        byte[] tok = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
-        supervisorEvents = new SupervisorEvents(config.id(), tok, load -> channel.send(load));
+        supervisorEvents = new SupervisorEvents(config.id(),
+                () -> Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII)),
+                load -> channel.send(load));
         supervisor = Supervisor.forMinion(config, supervisorEvents);
         modules = new MinionModules(config, grains, files, List.of(saltutil, new SupervisorModule(supervisor),
                 new SupervisordModule(supervisor)), tellMaster -> saltutil.refresh_grains(

@@ -7,6 +7,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,17 +27,19 @@ public final class SupervisorEvents implements Consumer<ProcessSnapshot>, AutoCl
     private static final int QUEUE = 1000;
 
     private final String minionId;
-    private final byte[] tok;
+    private final Supplier<byte[]> tokSource;
+    /** Made on the first event only: an RSA signature per minion would slow a benchmark's thousands of starts. */
+    private byte[] tok;
     private final Consumer<Map<String, Object>> channel;
     private final ThreadPoolExecutor sender;
 
     /**
-     * @param tok     the minion's proof of its key, X9.31(minion key, "salt")
+     * @param tok     makes the minion's proof of its key, X9.31(minion key, "salt"); called once, when needed
      * @param channel sends one request load to the master; may throw when it cannot
      */
-    public SupervisorEvents(String minionId, byte[] tok, Consumer<Map<String, Object>> channel) {
+    public SupervisorEvents(String minionId, Supplier<byte[]> tok, Consumer<Map<String, Object>> channel) {
         this.minionId = minionId;
-        this.tok = tok.clone();
+        this.tokSource = tok;
         this.channel = channel;
         this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
             Thread t = new Thread(r, "jsalt-supervisor-events-" + minionId);
@@ -63,6 +66,9 @@ public final class SupervisorEvents implements Consumer<ProcessSnapshot>, AutoCl
     private void send(String tag, Map<String, Object> data) {
         try {
             // stamped, so a jsalt master fires it once even if the request is sent again (RequestStamp)
+            if (tok == null) {
+                tok = tokSource.get(); // only this class's one sender thread reads or writes it
+            }
             channel.accept(RequestStamp.stamp(new MinionEvent(minionId, tok, tag, data).toLoad(), System.currentTimeMillis()));
         } catch (RuntimeException e) {
             log.debug("{}: event {} not delivered: {}", minionId, tag, e.toString());

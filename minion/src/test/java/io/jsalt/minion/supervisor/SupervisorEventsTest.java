@@ -36,7 +36,7 @@ class SupervisorEventsTest {
     @Test
     void everyStateChangeIsAMinionEventTaggedWithTheMinionProcessAndState() {
         byte[] tok = {1, 2, 3};
-        events = new SupervisorEvents("web1", tok, sent::add);
+        events = new SupervisorEvents("web1", () -> tok, sent::add);
         supervisor = new Supervisor(new ProgramDefinitions(Map.of("app", Map.of("command", "sleep 1000", "startsecs", "0")),
                 dir.resolve("minion"), dir.resolve("supervisor.d"), SupervisorHarness.parser(dir.resolve("log"))), events, "t");
         supervisor.start();
@@ -62,7 +62,7 @@ class SupervisorEventsTest {
 
     @Test
     void aMasterThatDoesNotAnswerCostsTheEventNotTheSupervisor() {
-        events = new SupervisorEvents("web1", new byte[] {1}, load -> {
+        events = new SupervisorEvents("web1", () -> new byte[] {1}, load -> {
             throw new IllegalStateException("not signed in");
         });
         supervisor = new Supervisor(new ProgramDefinitions(Map.of("app", Map.of("command", "sleep 1000", "startsecs", "0")),
