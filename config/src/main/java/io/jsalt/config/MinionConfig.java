@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
  *                               {@code python_shell=True}; false (the default) runs them through {@code /bin/sh -c},
  *                               as Salt runs every call made from its command line
  * @param frameLimits            the largest frames accepted from the master
+ * @param supervision            {@code supervisor} and {@code supervisor_dir}: the programs this minion supervises
  */
 public record MinionConfig(
         Path configDir,
@@ -74,7 +75,8 @@ public record MinionConfig(
         Map<String, Object> schedule,
         Path extensionModules,
         boolean cmdSafe,
-        FrameLimits frameLimits) {
+        FrameLimits frameLimits,
+        Supervision supervision) {
 
     /**
      * The largest frames this minion accepts from its master (or from whoever stands in its place): a frame
@@ -96,6 +98,26 @@ public record MinionConfig(
             return new FrameLimits(
                     config.integer("max_publication_size", DEFAULT_MAX_PUBLICATION_SIZE, MIN_FRAME_SIZE, Integer.MAX_VALUE),
                     config.integer("max_reply_size", DEFAULT_MAX_REPLY_SIZE, MIN_FRAME_SIZE, Integer.MAX_VALUE));
+        }
+    }
+
+    /**
+     * Where the programs this minion supervises are defined; the supervisor reads and checks the definitions.
+     *
+     * @param programs {@code supervisor}: program name to its keys, with Supervisor's key names
+     * @param dir      {@code supervisor_dir}: a folder of Supervisor's own ini files ({@code [program:x]}),
+     *                 default {@code <config folder>/supervisor.d}
+     */
+    public record Supervision(Map<String, Object> programs, Path dir) {
+        public Supervision {
+            programs = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(programs, "programs")));
+            Objects.requireNonNull(dir, "dir");
+        }
+
+        static Supervision read(ConfigFile config, Path root, Path configDir) {
+            // the default sits beside the config file, which root_dir does not move
+            Path dir = config.has("supervisor_dir") ? config.path("supervisor_dir", root, "") : configDir.resolve("supervisor.d");
+            return new Supervision(config.map("supervisor"), dir);
         }
     }
 
@@ -124,6 +146,7 @@ public record MinionConfig(
         Objects.requireNonNull(daemon, "daemon");
         Objects.requireNonNull(extensionModules, "extensionModules");
         Objects.requireNonNull(frameLimits, "frameLimits");
+        Objects.requireNonNull(supervision, "supervision");
     }
 
     /** Salt's minion grains file, {@code <configDir>/grains}: grains set by grains.setval and friends. */
@@ -202,7 +225,8 @@ public record MinionConfig(
                 config.map("schedule"),
                 config.path("extension_modules", root, cachedir.resolve("extmods").toString()),
                 config.bool("cmd_safe", false),
-                FrameLimits.read(config));
+                FrameLimits.read(config),
+                Supervision.read(config, root, configDir));
     }
 
     private static String id(ConfigFile config) {

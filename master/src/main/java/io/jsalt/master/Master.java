@@ -45,6 +45,8 @@ import io.jsalt.master.runner.MinionJobs;
 import io.jsalt.master.runner.RunnerCommand;
 import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
+import io.jsalt.master.supervision.FleetProcesses;
+import io.jsalt.master.supervision.SupervisorRunner;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.session.SignIns;
 import io.jsalt.master.targeting.TargetResolver;
@@ -162,9 +164,12 @@ public final class Master implements AutoCloseable {
         supervisor.add(publishPort, transport.name());
         JobPublisher publisher = new JobPublisher(publishPort, sessionKey,
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
+        FleetProcesses fleet = new FleetProcesses(java.time.Clock.systemUTC());
+        events.addListener(fleet);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
             signIns.forget(id);
+            fleet.forget(id);
         });
         TargetResolver targets = new TargetResolver(keys, minionData, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
@@ -177,7 +182,8 @@ public final class Master implements AutoCloseable {
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
-                new TargetRunner(targets)));
+                new TargetRunner(targets),
+                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics)));
         FileServerCommands files = new FileServerCommands(
                 new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
         Map<String, ClearCommand> clear = Map.of(

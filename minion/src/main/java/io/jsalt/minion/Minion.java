@@ -25,6 +25,10 @@ import io.jsalt.minion.saltutil.SaltutilModule;
 import io.jsalt.minion.schedule.ScheduleParser;
 import io.jsalt.minion.schedule.ScheduleRunner;
 import io.jsalt.minion.schedule.ScheduledJob;
+import io.jsalt.minion.supervisor.Supervisor;
+import io.jsalt.minion.supervisor.SupervisorEvents;
+import io.jsalt.minion.supervisor.SupervisorModule;
+import io.jsalt.minion.supervisor.SupervisordModule;
 import io.jsalt.transport.ConnectionListener;
 import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.Subscription;
@@ -105,6 +109,8 @@ public final class Minion implements AutoCloseable {
     private Subscription subscription;
     private int subscribedPort = -1;
     private boolean announced;
+    private Supervisor supervisor;
+    private SupervisorEvents supervisorEvents;
 
     public Minion(MinionConfig config, Transport transport) {
         this.config = config;
@@ -133,7 +139,12 @@ public final class Minion implements AutoCloseable {
         RemoteMasterFiles files = new RemoteMasterFiles(load -> channel.send(load), config.cachedir().resolve("files"));
         SaltutilModule saltutil = new SaltutilModule(running, grains::refresh, () -> grainsReport.send(), MinionModules.jarDir(config));
         // as Salt's grains.setvals does: every grains write ends with saltutil.refresh_grains(refresh_pillar=...)
-        modules = new MinionModules(config, grains, files, List.of(saltutil), tellMaster -> saltutil.refresh_grains(
+        supervisorEvents = new SupervisorEvents(config.id(),
+                () -> Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII)),
+                load -> channel.send(load));
+        supervisor = Supervisor.forMinion(config, supervisorEvents);
+        modules = new MinionModules(config, grains, files, List.of(saltutil, new SupervisorModule(supervisor),
+                new SupervisordModule(supervisor)), tellMaster -> saltutil.refresh_grains(
                 java.util.Map.of("refresh_pillar", tellMaster)));
         List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), modules.current()::has)
                 .parse(config.schedule());
@@ -151,6 +162,7 @@ public final class Minion implements AutoCloseable {
             schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,
                     config.minionSignMessages() ? keyPair.getPrivate() : null);
         }
+        supervisor.start(); // a definition it cannot use stops the start here, before any program runs
         queueSignIn(0);
     }
 
@@ -280,6 +292,10 @@ public final class Minion implements AutoCloseable {
         // as a salt-minion does: the master learns the grains (for grain targeting) before anything else
         grainsReport.send();
         announceOnce();
+        if (supervisor.supervises()) {
+            // changes made while the master was away were dropped: the master learns where every program is now
+            supervisor.status("all").forEach(supervisorEvents);
+        }
         replayUndecrypted();
         returner.flushSoon();
         if (schedule != null && !scheduleStarted && state != State.STOPPED) {
@@ -447,6 +463,12 @@ public final class Minion implements AutoCloseable {
         }
         if (running != null) {
             running.close();
+        }
+        if (supervisor != null) {
+            supervisor.close(); // programs stop with the minion (re-adoption by a new minion is not done yet)
+        }
+        if (supervisorEvents != null) {
+            supervisorEvents.close();
         }
         if (modules != null) {
             modules.close();

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class MinionEventHandler implements AesCommand {
     private static final Logger log = LoggerFactory.getLogger(MinionEventHandler.class);
+    /** Supervisor state changes: {@code jsalt/supervisor/<id>/<process>/<STATE>}. */
+    public static final String SUPERVISOR_PREFIX = "jsalt/supervisor/";
     private static final byte[] TOKEN_PLAINTEXT = "salt".getBytes(StandardCharsets.US_ASCII);
 
     private final KeyStore keys;
@@ -99,7 +101,8 @@ public final class MinionEventHandler implements AesCommand {
     /**
      * Salt fires a minion's tag as sent; jsalt keeps tags outside {@code salt/} as sent too (reactors and
      * listeners key on them), but refuses the system's {@code salt/} namespace except the minion's own
-     * {@code salt/minion/<id>/...}, and control characters (a tag ends at the event frame's blank line).
+     * {@code salt/minion/<id>/...}, and control characters (a tag ends at the event frame's blank line); under
+     * {@code jsalt/supervisor/} only the minion's own {@code jsalt/supervisor/<id>/...}.
      */
     static boolean allowed(String id, String tag) {
         if (tag.isEmpty() || tag.length() > 512 || tag.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
@@ -107,6 +110,10 @@ public final class MinionEventHandler implements AesCommand {
         }
         if (tag.equals("minion_start") || tag.startsWith("salt/minion/" + id + "/")) {
             return true;
+        }
+        if (tag.startsWith(SUPERVISOR_PREFIX)) {
+            // the fleet's process table is built from these: a minion speaks only for its own programs
+            return tag.startsWith(SUPERVISOR_PREFIX + id + "/");
         }
         return !tag.startsWith("salt/");
     }

@@ -126,7 +126,8 @@ class MinionEventHandlerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"salt/minion/web1/start", "minion_start", "myapp/thing", "custom", "salt/minion/web1/custom/deep"})
+    @ValueSource(strings = {"salt/minion/web1/start", "minion_start", "myapp/thing", "custom", "salt/minion/web1/custom/deep",
+            "jsalt/supervisor/web1/app/RUNNING"})
     void firesTheTagsAMinionMayUse(String tag) {
         assertThat(handler.handle(event("web1", tok(web1), tag, Map.of("k", "v")), null)).isEqualTo(true);
         assertThat(events.tags()).containsExactly(tag);
@@ -134,7 +135,8 @@ class MinionEventHandlerTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"salt/job/20260101120000123456/ret/web1", "salt/job/20260101120000123456/new",
-            "salt/minion/web2/start", "salt/minion/web1x/start", "salt/minion/web1", "salt/auth", "salt/key", ""})
+            "salt/minion/web2/start", "salt/minion/web1x/start", "salt/minion/web1", "salt/auth", "salt/key", "",
+            "jsalt/supervisor/web2/app/FATAL", "jsalt/supervisor/web1x/app/RUNNING", "jsalt/supervisor/web1"})
     void refusesTagsReservedForTheSystemOrAnotherMinion(String tag) {
         handler.handle(event("web1", tok(web1), tag, Map.of("k", "v")), null);
         assertThat(events.all()).isEmpty();

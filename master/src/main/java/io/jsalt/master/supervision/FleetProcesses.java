@@ -1,0 +1,122 @@
+package io.jsalt.master.supervision;
+
+import io.jsalt.master.events.EventListener;
+import io.jsalt.transport.event.EventFrame;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last known state of every supervised process on every minion, kept from the minions' own
+ * {@code jsalt/supervisor/<id>/<process>/<STATE>} events on the master's bus: the fleet view. The request
+ * handler has already checked that the minion proved its key and that the tag names that minion; this
+ * table checks again that the tag's id is the event's {@code id}, so nothing else on the bus can write a row.
+ * In memory: a master restart starts empty, and each minion fills it again when it signs in.
+ */
+public final class FleetProcesses implements EventListener {
+    private static final Logger log = LoggerFactory.getLogger(FleetProcesses.class);
+    public static final String TAG_PREFIX = "jsalt/supervisor/";
+    private static final Pattern TAG = Pattern.compile(Pattern.quote(TAG_PREFIX)
+            + "([^/]+)/([A-Za-z0-9_@][A-Za-z0-9_.@-]{0,127})/(STOPPED|STARTING|RUNNING|BACKOFF|STOPPING|EXITED|FATAL|UNKNOWN)");
+    /** A minion reporting more processes than this is misbehaving: its further processes are not recorded. */
+    static final int MAX_PROCESSES_PER_MINION = 10_000;
+
+    /**
+     * One row of the table.
+     *
+     * @param since    when the process entered its state, as the minion reported (epoch seconds)
+     * @param reported when the master received the report
+     */
+    public record Row(String minion, String process, String group, String state, long pid, Object exitstatus,
+            double since, int restarts, String description, Instant reported) {
+
+        Map<String, Object> toMap(Instant now) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("group", group);
+            m.put("state", state);
+            m.put("pid", pid);
+            m.put("exitstatus", exitstatus);
+            m.put("since", since);
+            m.put("restarts", restarts);
+            m.put("description", description);
+            m.put("reported_seconds_ago", Math.max(0, now.getEpochSecond() - reported.getEpochSecond()));
+            return m;
+        }
+    }
+
+    private final Map<String, Map<String, Row>> rows = new ConcurrentHashMap<>();
+    private final Clock clock;
+
+    public FleetProcesses(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public void onEvent(EventFrame event) {
+        if (!event.tag().startsWith(TAG_PREFIX)) {
+            return;
+        }
+        Matcher m = TAG.matcher(event.tag());
+        Map<String, Object> data = event.data();
+        if (!m.matches() || !m.group(1).equals(data.get("id"))) {
+            log.debug("supervisor event {} ignored: not jsalt/supervisor/<its own id>/<process>/<STATE>", event.tag());
+            return;
+        }
+        String minion = m.group(1);
+        String process = m.group(2);
+        Map<String, Row> ofMinion = rows.computeIfAbsent(minion, k -> new ConcurrentHashMap<>());
+        if (!ofMinion.containsKey(process) && ofMinion.size() >= MAX_PROCESSES_PER_MINION) {
+            log.warn("{} reports more than {} supervised processes: {} not recorded", minion, MAX_PROCESSES_PER_MINION, process);
+            return;
+        }
+        ofMinion.put(process, new Row(minion, process, text(data.get("group"), process), m.group(3),
+                number(data.get("pid")).longValue(), data.get("exitstatus"), number(data.get("since")).doubleValue(),
+                number(data.get("restarts")).intValue(), text(data.get("description"), ""), clock.instant()));
+    }
+
+    /** Forgets a minion (its key was deleted). */
+    public void forget(String minion) {
+        rows.remove(minion);
+    }
+
+    /**
+     * {@code {minion: {process: {group, state, pid, exitstatus, since, restarts, description,
+     * reported_seconds_ago}}}}, sorted, limited to the given minions (all when null), process and state.
+     */
+    public Map<String, Map<String, Object>> status(Set<String> minions, String process, String state) {
+        Instant now = clock.instant();
+        Map<String, Map<String, Object>> out = new TreeMap<>();
+        new TreeMap<>(rows).forEach((minion, processes) -> {
+            if (minions != null && !minions.contains(minion)) {
+                return;
+            }
+            Map<String, Object> shown = new TreeMap<>();
+            processes.forEach((name, row) -> {
+                if ((process == null || name.equals(process) || row.group().equals(process))
+                        && (state == null || row.state().equalsIgnoreCase(state))) {
+                    shown.put(name, row.toMap(now));
+                }
+            });
+            if (!shown.isEmpty()) {
+                out.put(minion, shown);
+            }
+        });
+        return out;
+    }
+
+    private static Number number(Object value) {
+        return value instanceof Number n ? n : 0;
+    }
+
+    private static String text(Object value, String dflt) {
+        return value instanceof String s ? s : dflt;
+    }
+}

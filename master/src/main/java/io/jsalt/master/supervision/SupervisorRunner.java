@@ -1,0 +1,84 @@
+package io.jsalt.master.supervision;
+
+import static io.jsalt.master.runner.Parameter.optional;
+
+import io.jsalt.master.runner.Parameter;
+import io.jsalt.master.runner.Parameter.Type;
+import io.jsalt.master.runner.RunnerFunction;
+import io.jsalt.master.runner.RunnerModule;
+import io.jsalt.master.runner.RunnerSignature;
+import io.jsalt.master.targeting.TargetResolver;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import io.jsalt.transport.message.Topics;
+
+/**
+ * The fleet view of supervised processes, from the master's table of the minions' state events:
+ * {@code supervisor.status} (data, for {@code --out json}) and {@code supervisor.table} (one line per process,
+ * for people). Neither asks the minions anything: it shows what they last reported, how long ago, and whether
+ * the minion is connected now (when it is not, its rows may be stale).
+ */
+public final class SupervisorRunner implements RunnerModule {
+    private final FleetProcesses fleet;
+    private final TargetResolver targets;
+    private final Supplier<Set<String>> subscribedTopics;
+
+    /**
+     * @param subscribedTopics the publish socket's topics with a subscriber now: a minion that does not subscribe
+     *                         its own is not connected, and its rows are what it said before it went away
+     */
+    public SupervisorRunner(FleetProcesses fleet, TargetResolver targets, Supplier<Set<String>> subscribedTopics) {
+        this.fleet = fleet;
+        this.targets = targets;
+        this.subscribedTopics = subscribedTopics;
+    }
+
+    @Override
+    public List<RunnerFunction> functions() {
+        Parameter[] filters = {optional("tgt", Type.TARGET, "*"), optional("tgt_type", Type.STRING, "glob"),
+                optional("program", Type.STRING, null), optional("state", Type.STRING, null)};
+        return List.of(
+                new RunnerFunction(RunnerSignature.of("supervisor.status", filters),
+                        "The last reported state of every supervised process of the targeted minions: "
+                                + "{minion: {process: {state, pid, exitstatus, since, restarts, ...}}}.",
+                        a -> status(a.value("tgt"), a.string("tgt_type"), a.string("program"), a.string("state"))),
+                new RunnerFunction(RunnerSignature.of("supervisor.table", filters),
+                        "The same as supervisor.status, as a table: minion, process, state, description, last report.",
+                        a -> table(status(a.value("tgt"), a.string("tgt_type"), a.string("program"), a.string("state")))));
+    }
+
+    Map<String, Map<String, Object>> status(Object tgt, String tgtType, String program, String state) {
+        Set<String> minions = "*".equals(tgt) && "glob".equals(tgtType) ? null
+                : new LinkedHashSet<>(targets.resolve(tgtType, tgt).expected());
+        Map<String, Map<String, Object>> status = fleet.status(minions, program, state);
+        Set<String> topics = subscribedTopics.get();
+        status.forEach((minion, processes) -> {
+            boolean connected = Topics.isSubscribedBy(topics, minion);
+            processes.values().forEach(row -> {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> fields = (Map<String, Object>) row;
+                fields.put("minion_connected", connected);
+            });
+        });
+        return status;
+    }
+
+    static String table(Map<String, Map<String, Object>> status) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-20s %-24s %-9s %-40s %s%n",
+                "MINION", "PROCESS", "STATE", "DESCRIPTION", "REPORTED"));
+        status.forEach((minion, processes) -> processes.forEach((name, value) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> row = (Map<String, Object>) value;
+            String group = String.valueOf(row.get("group"));
+            out.append(String.format(Locale.ROOT, "%-20s %-24s %-9s %-40s %ss ago%s%n", minion,
+                    group.equals(name) ? name : group + ":" + name, row.get("state"), row.get("description"),
+                    row.get("reported_seconds_ago"),
+                    Boolean.FALSE.equals(row.get("minion_connected")) ? " (minion not connected: stale)" : ""));
+        }));
+        return out.toString().stripTrailing();
+    }
+}

@@ -1,0 +1,71 @@
+package io.jsalt.minion.supervisor;
+
+import io.jsalt.config.ConfigException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Every process a minion supervises, from the minion config's {@code supervisor:} section and the ini files
+ * in {@code supervisor_dir}, read afresh on each call (Supervisor's {@code reread}): both the ini files and
+ * the config file's section, so an edit to either is applied by {@code update}. A program defined in both
+ * places is refused, as is anything {@link ProgramParser} refuses: the whole read fails, nothing half-applies.
+ */
+final class ProgramDefinitions {
+    private final Supplier<Map<String, Object>> fromConfig;
+    private final Path configFile;
+    private final Path iniDir;
+    private final ProgramParser parser;
+
+    ProgramDefinitions(Map<String, Object> fromConfig, Path configFile, Path iniDir, ProgramParser parser) {
+        this(() -> fromConfig, configFile, iniDir, parser);
+    }
+
+    /** @param fromConfig the {@code supervisor:} section as the config file says now (read on each call) */
+    ProgramDefinitions(Supplier<Map<String, Object>> fromConfig, Path configFile, Path iniDir, ProgramParser parser) {
+        this.fromConfig = fromConfig;
+        this.configFile = configFile;
+        this.iniDir = iniDir;
+        this.parser = parser;
+    }
+
+    /**
+     * @return process name to its definition, in definition order
+     * @throws ConfigException naming the file and key at fault
+     */
+    Map<String, ProgramConfig> read() {
+        Map<String, ProgramConfig> processes = new LinkedHashMap<>();
+        Map<String, Path> programs = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> entry : new java.util.TreeMap<>(fromConfig.get()).entrySet()) {
+            String prefix = "supervisor:" + entry.getKey();
+            if (!(entry.getValue() instanceof Map<?, ?> keys)) {
+                throw new ConfigException(configFile, prefix, "a mapping of Supervisor's program keys", entry.getValue());
+            }
+            Map<String, Object> named = new LinkedHashMap<>();
+            keys.forEach((k, v) -> named.put(String.valueOf(k), v));
+            programs.put(entry.getKey(), configFile);
+            add(processes, parser.parse(entry.getKey(), named, configFile, prefix, configFile.getParent()), configFile);
+        }
+        for (IniPrograms.Section section : IniPrograms.read(iniDir).values()) {
+            Path before = programs.putIfAbsent(section.program(), section.file());
+            if (before != null) {
+                throw new ConfigException(section.file(), "[program:" + section.program() + "]",
+                        "a program not already defined in " + before, section.program());
+            }
+            add(processes, parser.parse(section.program(), section.keys(), section.file(),
+                    "[program:" + section.program() + "]", section.file().getParent()), section.file());
+        }
+        return processes;
+    }
+
+    private static void add(Map<String, ProgramConfig> processes, Iterable<ProgramConfig> found, Path file) {
+        for (ProgramConfig process : found) {
+            ProgramConfig before = processes.putIfAbsent(process.name(), process);
+            if (before != null) {
+                throw new ConfigException(file, process.group() + " process_name",
+                        "a process name not already used by program " + before.group(), process.name());
+            }
+        }
+    }
+}
