@@ -23,7 +23,7 @@ public record PillarSettings(Map<String, List<Path>> roots, String mergingStrate
     public static final List<String> STRATEGIES = List.of("smart", "recurse", "aggregate", "overwrite", "none");
 
     public PillarSettings {
-        roots = Map.copyOf(Objects.requireNonNull(roots, "roots"));
+        roots = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(Objects.requireNonNull(roots, "roots"))); // saltenv order matters
         if (!STRATEGIES.contains(mergingStrategy)) {
             throw new IllegalArgumentException("unknown pillar merging strategy: " + mergingStrategy);
         }

@@ -15,6 +15,8 @@ import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
+import io.jsalt.master.pillar.PillarCache;
+import io.jsalt.master.pillar.PillarCompiler;
 import io.jsalt.master.ports.BorrowedTransport;
 import io.jsalt.master.ports.MWorker;
 import io.jsalt.master.ports.PortRelease;
@@ -86,6 +88,8 @@ public final class Master implements AutoCloseable {
     private final Jids jids = new Jids();
     /** The minions' grains, durable under cachedir/minions; made in start(), where the cachedir is known. */
     private MinionDataCache minionData;
+    /** The pillar compiled for each minion, for pillar targeting; in memory only (pillar holds secrets). */
+    private final PillarCache pillars = new PillarCache();
     private final CompletableFuture<String> failure = new CompletableFuture<>();
     private KeyStore keys;
     private JobCache jobs;
@@ -164,6 +168,7 @@ public final class Master implements AutoCloseable {
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
+            pillars.forget(id);
             signIns.forget(id);
         });
         TargetResolver targets = new TargetResolver(keys, minionData, () -> this.config.nodegroups());
@@ -198,7 +203,7 @@ public final class Master implements AutoCloseable {
                     if (verified) {
                         trust.proved(id);
                     }
-                }),
+                }, new PillarCompiler(() -> this.config.pillar(), () -> this.config.nodegroups()), pillars),
                 "_file_list", files::fileList,
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
