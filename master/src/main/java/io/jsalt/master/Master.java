@@ -171,7 +171,7 @@ public final class Master implements AutoCloseable {
             pillars.forget(id);
             signIns.forget(id);
         });
-        TargetResolver targets = new TargetResolver(keys, minionData, () -> this.config.nodegroups());
+        TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
                 () -> Duration.ofSeconds((long) this.config.timeout() + this.config.gatherJobTimeout()),
                 LateSignIns.SUBSCRIBE_WAIT, java.time.Clock.systemUTC());

@@ -150,7 +150,7 @@ public final class Minion implements AutoCloseable {
         returner = new Returner(config.id(), channel, new ReturnOutbox(config.cachedir().resolve("returns")),
                 config.returnRetryTimer(), config.returnRetryTimerMax());
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
-                config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications")), modules, running, returner, keyPair.getPrivate(), () -> session,
+                config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications"), pillar), modules, running, returner, keyPair.getPrivate(), () -> session,
                 this::onSessionKeyMismatch);
         if (!scheduled.isEmpty()) {
             schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,
