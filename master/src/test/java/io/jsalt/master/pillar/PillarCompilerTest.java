@@ -38,7 +38,8 @@ class PillarCompilerTest {
         dev = root.resolve("pillar/dev");
         settings.set(new PillarSettings(Map.of("base", List.of(base), "dev", List.of(dev)), "smart", false, true));
         compiler = new PillarCompiler(settings::get, () -> nodegroups);
-        pillarLogger = (Logger) LoggerFactory.getLogger("io.jsalt.master.pillar");
+        // every logger, the renderers' libraries too, at every level: no pillar value may reach any of them
+        pillarLogger = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         pillarLogger.setLevel(Level.ALL);
         logs.start();
         pillarLogger.addAppender(logs);
@@ -47,6 +48,7 @@ class PillarCompilerTest {
     @AfterEach
     void tearDown() {
         pillarLogger.detachAppender(logs);
+        pillarLogger.setLevel(Level.OFF);
     }
 
     private void write(Path dir, String path, String text) throws IOException {
@@ -177,22 +179,26 @@ class PillarCompilerTest {
 
     @Test
     void aRenderErrorIsInErrorsAndTheLogNamesTheFileButNoValue() throws IOException {
-        write(base, "top.sls", "base:\n  '*':\n    - good\n    - broken\n    - missing\n");
+        write(base, "top.sls", "base:\n  '*':\n    - good\n    - broken\n    - jinja\n    - missing\n");
         write(base, "good.sls", "db_password: hunter2-secret\n");
         write(base, "broken.sls", "api_key: s3cr3t-value\n  bad: [indent\n");
+        write(base, "jinja.sls", "{% set token = 'tok3n-value' %}\nt: {{ token | int + undefined_thing.attr }}\n"
+                + "{{ raise('tok3n-value') }}\n");
 
         Map<String, Object> pillar = pillarOf("m1", Map.of());
 
         assertThat(pillar).containsEntry("db_password", "hunter2-secret");
         assertThat(pillar.get("_errors")).isEqualTo(List.of(
                 "Rendering SLS 'broken' failed. Please see master log for details.",
+                "Rendering SLS 'jinja' failed. Please see master log for details.",
                 "Specified SLS 'missing' in environment 'base' is not available on the salt master"));
         assertThat(logs.list).anySatisfy(e -> {
             assertThat(e.getLevel()).isEqualTo(Level.WARN);
             assertThat(e.getFormattedMessage()).contains("m1", "'broken'", "YAML error at line");
         });
-        assertThat(logs.list).allSatisfy(e -> assertThat(e.getFormattedMessage())
-                .doesNotContain("hunter2").doesNotContain("s3cr3t").doesNotContain("indent"));
+        assertThat(logs.list).allSatisfy(e -> assertThat(e.getFormattedMessage()
+                + (e.getThrowableProxy() == null ? "" : ch.qos.logback.classic.spi.ThrowableProxyUtil.asString(e.getThrowableProxy())))
+                .doesNotContain("hunter2").doesNotContain("s3cr3t").doesNotContain("tok3n").doesNotContain("indent"));
     }
 
     @Test
