@@ -137,7 +137,7 @@ public final class Minion implements AutoCloseable {
         RemoteMasterFiles files = new RemoteMasterFiles(load -> channel.send(load), config.cachedir().resolve("files"));
         SaltutilModule saltutil = new SaltutilModule(running, grains::refresh, () -> grainsReport.send(), MinionModules.jarDir(config));
         // as Salt's grains.setvals does: every grains write ends with saltutil.refresh_grains(refresh_pillar=...)
-        PillarModule pillarModule = new PillarModule(pillar, override -> grainsReport.fetch(override));
+        PillarModule pillarModule = new PillarModule(pillar, (override, saltenv, pillarenv) -> grainsReport.fetch(override, saltenv, pillarenv));
         modules = new MinionModules(config, grains, files, List.of(saltutil, pillarModule), tellMaster -> saltutil.refresh_grains(
                 java.util.Map.of("refresh_pillar", tellMaster)), pillar);
         List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), modules.current()::has)

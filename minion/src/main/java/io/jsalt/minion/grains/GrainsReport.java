@@ -68,7 +68,7 @@ public final class GrainsReport {
      */
     public boolean send() {
         try {
-            Map<String, Object> pillar = fetch(Map.of());
+            Map<String, Object> pillar = fetch(Map.of(), null, null);
             pillarSink.accept(pillar);
             log.debug("{}: grains sent to the master; pillar of {} keys", minionId, pillar.size());
             return true;
@@ -79,15 +79,17 @@ public final class GrainsReport {
     }
 
     /**
-     * Sends the current grains with {@code override} (Salt's {@code pillar_override}) and returns the pillar the
-     * master answers; nothing is kept.
+     * Sends the current grains with {@code override} (Salt's {@code pillar_override}), {@code saltenv} and
+     * {@code pillarenv} (null: none), and returns the pillar the master answers; nothing is kept.
      *
      * @throws TransportException and the channel's other exceptions when the master does not answer or refuses
      */
-    public Map<String, Object> fetch(Map<String, Object> override) {
+    public Map<String, Object> fetch(Map<String, Object> override, String saltenv, String pillarenv) {
         // the stamp is signed with the grains: a jsalt master keeps only the newest report (RequestStamp)
         Map<String, Object> load = load(minionId, grains.get());
         load.put("pillar_override", override);
+        load.put("saltenv", saltenv);
+        load.put("pillarenv", pillarenv);
         Map<String, Object> stamped = RequestStamp.stamp(load, System.currentTimeMillis());
         Object pillar = channel.sendForPrivateReply(MinionSignature.sign(stamped, minionKey), "pillar", minionKey);
         if (!(pillar instanceof Map<?, ?> m)) {

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -24,14 +23,13 @@ public final class PillarModule implements ExecutionModule {
     private static final String DELIMITER = ":";
 
     private final Supplier<Map<String, Object>> inMemory;
-    private final Function<Map<String, Object>, Map<String, Object>> fresh;
+    private final FreshPillar fresh;
 
     /**
      * @param inMemory the pillar the minion holds
-     * @param fresh    asks the master for a fresh pillar with an override (Salt's {@code pillar=}); throws when it
-     *                 cannot
+     * @param fresh    asks the master for a fresh pillar
      */
-    public PillarModule(Supplier<Map<String, Object>> inMemory, Function<Map<String, Object>, Map<String, Object>> fresh) {
+    public PillarModule(Supplier<Map<String, Object>> inMemory, FreshPillar fresh) {
         this.inMemory = inMemory;
         this.fresh = fresh;
     }
@@ -88,12 +86,14 @@ public final class PillarModule implements ExecutionModule {
         if (override != null && !(override instanceof Map<?, ?>)) {
             throw new CommandExecutionException("Pillar data must be formatted as a dictionary");
         }
-        return fetch(override == null ? Map.of() : PillarMerge.deepCopy((Map<?, ?>) override));
+        return fetch(override == null ? Map.of() : PillarMerge.deepCopy((Map<?, ?>) override), text(kwargs.get("saltenv")),
+                text(kwargs.get("pillarenv")));
     }
 
     @SaltFunction(doc = "The top-level keys of a fresh pillar from the master.\n\nCLI Example: salt '*' pillar.ls")
-    public List<String> ls() {
-        return new ArrayList<>(fetch(Map.of()).keySet());
+    public List<String> ls(@Arg(value = "saltenv", defaultValue = Arg.NULL) String saltenv,
+            @Arg(value = "pillarenv", defaultValue = Arg.NULL) String pillarenv) {
+        return new ArrayList<>(fetch(Map.of(), saltenv, pillarenv).keySet());
     }
 
     @SaltFunction(doc = "The pillar in memory, whole, or the value of one top-level key ({} when absent).\n\n"
@@ -108,12 +108,12 @@ public final class PillarModule implements ExecutionModule {
 
     /** The in-memory pillar, or, as Salt, a fresh one when a saltenv or pillarenv is named. */
     private Map<String, Object> pillar(String saltenv, String pillarenv) {
-        return saltenv == null && pillarenv == null ? inMemory.get() : fetch(Map.of());
+        return saltenv == null && pillarenv == null ? inMemory.get() : fetch(Map.of(), saltenv, pillarenv);
     }
 
-    private Map<String, Object> fetch(Map<String, Object> override) {
+    private Map<String, Object> fetch(Map<String, Object> override, String saltenv, String pillarenv) {
         try {
-            return fresh.apply(override);
+            return fresh.fetch(override, saltenv, pillarenv);
         } catch (RuntimeException e) {
             throw new CommandExecutionException("the master did not send a fresh pillar: " + e.getMessage());
         }

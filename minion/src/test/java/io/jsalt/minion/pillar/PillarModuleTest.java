@@ -13,9 +13,11 @@ import org.junit.jupiter.api.Test;
 class PillarModuleTest {
     final MinionPillar inMemory = new MinionPillar();
     final List<Map<String, Object>> overridesAsked = new ArrayList<>();
+    final List<String> envsAsked = new ArrayList<>();
     Map<String, Object> onMaster = Map.of("fresh", true);
-    final PillarModule pillar = new PillarModule(inMemory, override -> {
+    final PillarModule pillar = new PillarModule(inMemory, (override, saltenv, pillarenv) -> {
         overridesAsked.add(override);
+        envsAsked.add(saltenv + "/" + pillarenv);
         return new java.util.LinkedHashMap<>(onMaster);
     });
 
@@ -68,10 +70,19 @@ class PillarModuleTest {
         assertThat(overridesAsked).isEmpty();
 
         assertThat(pillar.items(List.of(), Map.of())).isEqualTo(Map.of("fresh", true));
-        assertThat(pillar.ls()).containsExactly("fresh");
+        assertThat(pillar.ls(null, null)).containsExactly("fresh");
         assertThat(pillar.items(List.of(), Map.of("pillar", Map.of("k", "v")))).isEqualTo(Map.of("fresh", true));
         assertThat(overridesAsked).containsExactly(Map.of(), Map.of(), Map.of("k", "v"));
         assertThat(inMemory.get()).containsKey("apache").doesNotContainKey("fresh");
+        assertThat(envsAsked).containsOnly("null/null");
+    }
+
+    @Test
+    void aNamedSaltenvOrPillarenvAsksTheMasterForThatOne() {
+        assertThat(pillar.get("fresh", null, false, null, ":", "dev", null)).isEqualTo(true);
+        assertThat(pillar.items(List.of(), Map.of("pillarenv", "prod"))).isEqualTo(Map.of("fresh", true));
+        assertThat(pillar.ls("qa", null)).containsExactly("fresh");
+        assertThat(envsAsked).containsExactly("null/dev", "null/prod", "qa/null");
     }
 
     @Test
@@ -79,9 +90,9 @@ class PillarModuleTest {
         assertThat(pillar.items(List.of("flat"), Map.of())).isEqualTo(Map.of("flat", "x"));
         assertThatThrownBy(() -> pillar.items(List.of(), Map.of("pillar", "k=v")))
                 .isInstanceOf(CommandExecutionException.class).hasMessageContaining("dictionary");
-        PillarModule offline = new PillarModule(inMemory, o -> {
+        PillarModule offline = new PillarModule(inMemory, (o, s, p) -> {
             throw new IllegalStateException("not signed in");
         });
-        assertThatThrownBy(offline::ls).isInstanceOf(CommandExecutionException.class).hasMessageContaining("not signed in");
+        assertThatThrownBy(() -> offline.ls(null, null)).isInstanceOf(CommandExecutionException.class).hasMessageContaining("not signed in");
     }
 }
