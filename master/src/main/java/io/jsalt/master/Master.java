@@ -15,6 +15,7 @@ import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
+import io.jsalt.master.pillar.ExposedPillarRoots;
 import io.jsalt.master.pillar.PillarCache;
 import io.jsalt.master.pillar.PillarCompiler;
 import io.jsalt.master.ports.BorrowedTransport;
@@ -134,6 +135,7 @@ public final class Master implements AutoCloseable {
             minionData = new MinionDataCache(config.cachedir());
             minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             KeyPair masterKey = RsaKeys.loadOrCreate(config.pkiDir(), "master");
+            warnIfPillarIsServed(config);
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
             jobs = JobCaches.open(config);
             started.push(jobs);
@@ -222,6 +224,12 @@ public final class Master implements AutoCloseable {
         return watch;
     }
 
+    private static void warnIfPillarIsServed(MasterConfig c) {
+        for (String exposed : ExposedPillarRoots.find(c.fileRoots(), c.pillar().roots())) {
+            log.warn("pillar_roots folder {}: the file server serves it to every minion; move it out of file_roots", exposed);
+        }
+    }
+
     private void addWorkers(int count) {
         while (workerServices < count) {
             supervisor.add(new MWorker(requestPort, workerServices++), requestPort.name());
@@ -247,6 +255,7 @@ public final class Master implements AutoCloseable {
         needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
         needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());
         needsRestart(needRestart, "component_restart_*", now.supervision(), next.supervision());
+        warnIfPillarIsServed(next);
         if (supervisor == null) {
             config = next;
         } else {
