@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code file_roots}: each saltenv names the folders the master's file server reads, in order. Each folder is
- * placed under root_dir like every other path; the default is Salt's {@code base: [/srv/salt]} moved to
- * jsalt's name, {@code /srv/jsalt}.
+ * {@code file_roots} (and {@code pillar_roots}, which has the same shape): each saltenv names the folders read,
+ * in order. Each folder is placed under root_dir like every other path; the default of {@code file_roots} is
+ * Salt's {@code base: [/srv/salt]} moved to jsalt's name, {@code /srv/jsalt}; that of {@code pillar_roots} is
+ * Salt's {@code base: [/srv/pillar]}.
  */
 final class FileRoots {
     private static final String EXPECTED = "a mapping of saltenv names to lists of absolute folders";
@@ -19,26 +20,31 @@ final class FileRoots {
     }
 
     static Map<String, List<Path>> read(ConfigFile config, Path root) {
+        return read(config, root, "file_roots", "/srv/jsalt");
+    }
+
+    /** The roots under {@code key}, or {@code base: [dflt]} when the key is absent or empty. */
+    static Map<String, List<Path>> read(ConfigFile config, Path root, String key, String dflt) {
         Map<String, Object> raw;
         try {
-            raw = config.map("file_roots");
+            raw = config.map(key);
         } catch (ConfigException e) {
-            throw config.refuse("file_roots", EXPECTED);
+            throw config.refuse(key, EXPECTED);
         }
         if (raw.isEmpty()) {
-            return Map.of("base", List.of(RootDir.resolve(root, "/srv/jsalt")));
+            return Map.of("base", List.of(RootDir.resolve(root, dflt)));
         }
         Map<String, List<Path>> roots = new LinkedHashMap<>();
-        raw.forEach((saltenv, folders) -> roots.put(saltenv, folders(config, root, folders)));
+        raw.forEach((saltenv, folders) -> roots.put(saltenv, folders(config, root, key, folders)));
         return roots;
     }
 
-    private static List<Path> folders(ConfigFile config, Path root, Object value) {
+    private static List<Path> folders(ConfigFile config, Path root, String key, Object value) {
         Collection<?> items = value instanceof Collection<?> c ? c : value == null ? List.of() : List.of(value);
         List<Path> folders = new ArrayList<>();
         for (Object item : items) {
             if (!(item instanceof String s) || !s.startsWith("/")) {
-                throw config.refuse("file_roots", EXPECTED);
+                throw config.refuse(key, EXPECTED);
             }
             folders.add(RootDir.resolve(root, s));
         }

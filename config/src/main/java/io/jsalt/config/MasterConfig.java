@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * @param fileBufferSize    {@code file_buffer_size}: bytes per {@code _serve_file} chunk
  * @param requestPortLimits what the request port lets anyone who connects make it hold
  * @param abuseLimits       what a peer can make the master keep or redo (docs/security.md)
+ * @param pillar            {@code pillar_roots} and how pillar sources merge (docs/pillar.md)
  */
 public record MasterConfig(
         Path configDir,
@@ -69,7 +70,8 @@ public record MasterConfig(
         Map<String, List<Path>> fileRoots,
         int fileBufferSize,
         RequestPortLimits requestPortLimits,
-        AbuseLimits abuseLimits) {
+        AbuseLimits abuseLimits,
+        PillarSettings pillar) {
 
     /**
      * Bounds on what clients of the request port make the master hold; anyone who can reach the port can
@@ -159,6 +161,7 @@ public record MasterConfig(
         nodegroups = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(nodegroups, "nodegroups")));
         fileRoots = Map.copyOf(Objects.requireNonNull(fileRoots, "fileRoots"));
         Objects.requireNonNull(abuseLimits, "abuseLimits");
+        Objects.requireNonNull(pillar, "pillar");
     }
 
     /** Reads {@code configDir/master}; a missing file gives the defaults. Warns once per unknown key. */
@@ -224,7 +227,8 @@ public record MasterConfig(
                 FileRoots.read(config, root),
                 config.integer("file_buffer_size", 262_144, 1_024, 64 * 1_048_576),
                 RequestPortLimits.read(config),
-                AbuseLimits.read(config));
+                AbuseLimits.read(config),
+                PillarSettings.read(config, root));
     }
 
     /** {@code master_job_cache}, in any case; anything but a known cache is refused with the choices. */

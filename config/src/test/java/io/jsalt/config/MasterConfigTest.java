@@ -85,7 +85,8 @@ class MasterConfigTest {
                 new DaemonConfig(Path.of("/var/run/jsalt/jsalt-master.pid"), 10, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 5),
                 new MasterConfig.Supervision(5, 60, false), "memory", Map.of(),
                 Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144,
-                new MasterConfig.RequestPortLimits(16 * 1_048_576, 64 * 1_048_576), MasterConfig.AbuseLimits.DEFAULTS));
+                new MasterConfig.RequestPortLimits(16 * 1_048_576, 64 * 1_048_576), MasterConfig.AbuseLimits.DEFAULTS,
+                new PillarSettings(Map.of("base", List.of(Path.of("/srv/pillar"))), "smart", false, true)));
     }
 
     @Test
@@ -103,6 +104,27 @@ class MasterConfigTest {
                 .hasMessageContaining("max_inflight_request_bytes").hasMessageContaining("at least max_request_size");
         assertThatThrownBy(() -> load("max_request_size: 100\n")).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("max_request_size");
+    }
+
+    @Test
+    void pillarKeysAreReadWithSaltsNamesAndRootsUnderRootDir() throws IOException {
+        Path sandbox = dir.resolve("sandbox");
+        MasterConfig master = load("root_dir: " + sandbox + "\n" + """
+                pillar_roots:
+                  base: [/srv/pillar, /srv/more]
+                  dev: /srv/dev
+                pillar_source_merging_strategy: Overwrite
+                pillar_merge_lists: True
+                pillar_safe_render_error: False
+                """);
+        assertThat(master.pillar()).isEqualTo(new PillarSettings(Map.of(
+                "base", List.of(sandbox.resolve("srv/pillar"), sandbox.resolve("srv/more")),
+                "dev", List.of(sandbox.resolve("srv/dev"))), "overwrite", true, false));
+        assertThat(load("root_dir: " + sandbox + "\n").pillar()).isEqualTo(PillarSettings.defaults(sandbox));
+        assertThatThrownBy(() -> load("pillar_source_merging_strategy: yamlex\n")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("pillar_source_merging_strategy").hasMessageContaining("smart, recurse, aggregate");
+        assertThatThrownBy(() -> load("pillar_roots: {base: [relative/dir]}\n")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("pillar_roots").hasMessageContaining("absolute folders");
     }
 
     @Test

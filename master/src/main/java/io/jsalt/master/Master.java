@@ -15,6 +15,9 @@ import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
+import io.jsalt.master.pillar.ExposedPillarRoots;
+import io.jsalt.master.pillar.PillarCache;
+import io.jsalt.master.pillar.PillarCompiler;
 import io.jsalt.master.ports.BorrowedTransport;
 import io.jsalt.master.ports.MWorker;
 import io.jsalt.master.ports.PortRelease;
@@ -88,6 +91,8 @@ public final class Master implements AutoCloseable {
     private final Jids jids = new Jids();
     /** The minions' grains, durable under cachedir/minions; made in start(), where the cachedir is known. */
     private MinionDataCache minionData;
+    /** The pillar compiled for each minion, for pillar targeting; in memory only (pillar holds secrets). */
+    private final PillarCache pillars = new PillarCache();
     private final CompletableFuture<String> failure = new CompletableFuture<>();
     private KeyStore keys;
     private JobCache jobs;
@@ -132,6 +137,7 @@ public final class Master implements AutoCloseable {
             minionData = new MinionDataCache(config.cachedir());
             minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             KeyPair masterKey = RsaKeys.loadOrCreate(config.pkiDir(), "master");
+            warnIfPillarIsServed(config);
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
             jobs = JobCaches.open(config);
             started.push(jobs);
@@ -168,10 +174,11 @@ public final class Master implements AutoCloseable {
         events.addListener(fleet);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
+            pillars.forget(id);
             signIns.forget(id);
             fleet.forget(id);
         });
-        TargetResolver targets = new TargetResolver(keys, minionData, () -> this.config.nodegroups());
+        TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
                 () -> Duration.ofSeconds((long) this.config.timeout() + this.config.gatherJobTimeout()),
                 LateSignIns.SUBSCRIBE_WAIT, java.time.Clock.systemUTC());
@@ -204,7 +211,7 @@ public final class Master implements AutoCloseable {
                     if (verified) {
                         trust.proved(id);
                     }
-                }),
+                }, new PillarCompiler(() -> this.config.pillar(), () -> this.config.nodegroups()), pillars),
                 "_file_list", files::fileList,
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
@@ -221,6 +228,12 @@ public final class Master implements AutoCloseable {
         supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
                 new Presence(keys, publishPort::subscribedTopics, signIns, events), watch::check, timings.probeInterval()));
         return watch;
+    }
+
+    private static void warnIfPillarIsServed(MasterConfig c) {
+        for (String exposed : ExposedPillarRoots.find(c.fileRoots(), c.pillar().roots())) {
+            log.warn("pillar_roots folder {}: the file server serves it to every minion; move it out of file_roots", exposed);
+        }
     }
 
     private void addWorkers(int count) {
@@ -248,6 +261,7 @@ public final class Master implements AutoCloseable {
         needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
         needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());
         needsRestart(needRestart, "component_restart_*", now.supervision(), next.supervision());
+        warnIfPillarIsServed(next);
         if (supervisor == null) {
             config = next;
         } else {

@@ -19,6 +19,8 @@ import io.jsalt.minion.jobs.ExecutorShutdown;
 import io.jsalt.minion.jobs.ProcRecords;
 import io.jsalt.minion.jobs.RunningJobs;
 import io.jsalt.minion.modules.MinionModules;
+import io.jsalt.minion.pillar.MinionPillar;
+import io.jsalt.minion.pillar.PillarModule;
 import io.jsalt.minion.returns.ReturnOutbox;
 import io.jsalt.minion.returns.Returner;
 import io.jsalt.minion.saltutil.SaltutilModule;
@@ -102,6 +104,8 @@ public final class Minion implements AutoCloseable {
     private JobRunner jobs;
     private MinionGrains grains;
     private GrainsReport grainsReport;
+    /** The pillar the master last sent; filled at each sign-in and pillar refresh. */
+    private final MinionPillar pillar = new MinionPillar();
     private RunningJobs running;
     private MinionModules modules;
     private ScheduleRunner schedule;
@@ -143,20 +147,21 @@ public final class Minion implements AutoCloseable {
                 () -> Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII)),
                 load -> channel.send(load));
         supervisor = Supervisor.forMinion(config, supervisorEvents);
-        modules = new MinionModules(config, grains, files, List.of(saltutil, new SupervisorModule(supervisor),
+        PillarModule pillarModule = new PillarModule(pillar, (override, saltenv, pillarenv) -> grainsReport.fetch(override, saltenv, pillarenv));
+        modules = new MinionModules(config, grains, files, List.of(saltutil, pillarModule, new SupervisorModule(supervisor),
                 new SupervisordModule(supervisor)), tellMaster -> saltutil.refresh_grains(
-                java.util.Map.of("refresh_pillar", tellMaster)));
+                java.util.Map.of("refresh_pillar", tellMaster)), pillar);
         List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), modules.current()::has)
                 .parse(config.schedule());
         client = transport.connectRequestClient(config.master(), config.masterPort(), config.frameLimits().maxReplySize());
         Duration timeout = Duration.ofSeconds(config.authTimeout());
         signIn = new SignIn(config.id(), keyPair, new MasterKeyPin(config.pkiDir(), config.masterFinger()), client, timeout);
         channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
-        grainsReport = new GrainsReport(config.id(), grains, channel, keyPair.getPrivate());
+        grainsReport = new GrainsReport(config.id(), grains, channel, keyPair.getPrivate(), pillar::set);
         returner = new Returner(config.id(), channel, new ReturnOutbox(config.cachedir().resolve("returns")),
                 config.returnRetryTimer(), config.returnRetryTimerMax());
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
-                config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications")), modules, running, returner, keyPair.getPrivate(), () -> session,
+                config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications"), pillar), modules, running, returner, keyPair.getPrivate(), () -> session,
                 this::onSessionKeyMismatch);
         if (!scheduled.isEmpty()) {
             schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,

@@ -22,6 +22,14 @@ public interface ModuleContext {
     /** The minion's configuration, with Salt's key names. */
     Map<String, Object> opts();
 
+    /**
+     * The minion's pillar as it holds it in memory (Salt's {@code __pillar__}): what the master compiled for it at the
+     * last sign-in or pillar refresh; empty where there is none (a {@code --local} run, tests).
+     */
+    default Map<String, Object> pillar() {
+        return Map.of();
+    }
+
     /** The minion's cache directory, for modules that keep files between jobs. */
     Path cachedir();
 

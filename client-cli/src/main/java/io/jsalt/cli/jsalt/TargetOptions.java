@@ -22,10 +22,16 @@ final class TargetOptions {
     @Option(names = {"-P", "--grain-pcre"}, description = "The target is a grain match whose value is a regular expression.")
     boolean grainPcre;
 
+    @Option(names = {"-I", "--pillar"}, description = "The target is a pillar match, key:value with globs; nested keys with ':'.")
+    boolean pillar;
+
+    @Option(names = {"-J", "--pillar-pcre"}, description = "The target is a pillar match whose value is a regular expression.")
+    boolean pillarPcre;
+
     @Option(names = {"-S", "--ipcidr"}, description = "The target is an IP address or CIDR subnet of the minions' ipv4/ipv6 grains.")
     boolean ipcidr;
 
-    @Option(names = {"-C", "--compound"}, description = "The target is a compound expression (G@ P@ E@ L@ S@ N@, and/or/not, parentheses).")
+    @Option(names = {"-C", "--compound"}, description = "The target is a compound expression (G@ P@ I@ J@ E@ L@ S@ N@, and/or/not, parentheses).")
     boolean compound;
 
     @Option(names = {"-N", "--nodegroup"}, description = "The target is a nodegroup from the master's 'nodegroups'.")
@@ -38,12 +44,14 @@ final class TargetOptions {
         chosen.put("list", list);
         chosen.put("grain", grain);
         chosen.put("grain_pcre", grainPcre);
+        chosen.put("pillar", pillar);
+        chosen.put("pillar_pcre", pillarPcre);
         chosen.put("ipcidr", ipcidr);
         chosen.put("compound", compound);
         chosen.put("nodegroup", nodegroup);
         List<String> on = chosen.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
         if (on.size() > 1) {
-            throw new CliException(ExitCode.USAGE, "choose one of -E, -L, -G, -P, -S, -C, -N");
+            throw new CliException(ExitCode.USAGE, "choose one of -E, -L, -G, -P, -I, -J, -S, -C, -N");
         }
         return on.isEmpty() ? "glob" : on.get(0);
     }

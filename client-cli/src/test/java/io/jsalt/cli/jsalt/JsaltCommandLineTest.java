@@ -35,6 +35,7 @@ class JsaltCommandLineTest {
     @ParameterizedTest
     @CsvSource({
         "-E, pcre", "--pcre, pcre", "-L, list", "-G, grain", "--grain, grain", "-P, grain_pcre", "--grain-pcre, grain_pcre",
+        "-I, pillar", "--pillar, pillar", "-J, pillar_pcre", "--pillar-pcre, pillar_pcre",
         "-S, ipcidr", "--ipcidr, ipcidr", "-C, compound", "--compound, compound", "-N, nodegroup", "--nodegroup, nodegroup"})
     void eachTargetingFlagSelectsSaltsTgtType(String flag, String tgtType) {
         assertThat(parse(flag, "x", "test.ping").targeting.tgtType()).isEqualTo(tgtType);
@@ -91,7 +92,7 @@ class JsaltCommandLineTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "-G -E * test.ping | choose one of -E, -L, -G, -P, -S, -C, -N",
+        "-G -E * test.ping | choose one of -E, -L, -G, -P, -I, -J, -S, -C, -N",
         "* | missing <function>",
         "--failhard * test.ping | --failhard needs --batch",
         "--batch-wait 2 * test.ping | --batch-wait needs --batch",

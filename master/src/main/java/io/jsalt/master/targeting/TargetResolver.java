@@ -3,6 +3,7 @@ package io.jsalt.master.targeting;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.pillar.PillarCache;
 import io.jsalt.transport.target.Decision;
 import io.jsalt.transport.target.InvalidTargetException;
 import io.jsalt.transport.target.MinionFacts;
@@ -23,6 +24,9 @@ import java.util.function.Supplier;
  * out, it is undecided. The job is published to expected and undecided minions alike (each minion
  * re-checks the target with its own grains), while only the expected ones are waited for.
  *
+ * <p>Pillar targets match the pillar the master last compiled for each minion ({@link PillarCache}); a minion
+ * whose pillar has not been compiled since the master started is undecided for them.
+ *
  * <p>Grains a minion did not sign (a salt-minion's, or anyone's with the session key under its id) may
  * put a minion in a target but never leave it out: a no-match they decide is undecided instead, unless
  * the target excludes the minion whatever its grains.
@@ -31,6 +35,7 @@ public final class TargetResolver {
     private final KeyStore keys;
     private final MinionDataCache data;
     private final Supplier<Map<String, Object>> nodegroups;
+    private final PillarCache pillars;
 
     /**
      * @param expected  accepted minions that match, sorted
@@ -58,8 +63,14 @@ public final class TargetResolver {
 
     /** A resolver that reads the nodegroups on every call, so a reloaded configuration applies at once. */
     public TargetResolver(KeyStore keys, MinionDataCache data, Supplier<Map<String, Object>> nodegroups) {
+        this(keys, data, new PillarCache(), nodegroups);
+    }
+
+    /** As above, with the pillars the master compiled, for pillar targets ({@code -I}, {@code I@}). */
+    public TargetResolver(KeyStore keys, MinionDataCache data, PillarCache pillars, Supplier<Map<String, Object>> nodegroups) {
         this.keys = keys;
         this.data = data;
+        this.pillars = pillars;
         this.nodegroups = nodegroups;
     }
 
@@ -117,12 +128,19 @@ public final class TargetResolver {
         }
     }
 
-    /** Unsigned grains may put a minion in a target but never leave it out: such a no-match is unknown. */
+    /**
+     * Unsigned grains, and a pillar compiled from them, may put a minion in a target but never leave it out: such a
+     * no-match is unknown unless the target excludes the minion without them.
+     */
     private Decision decide(TargetMatcher matcher, String id) {
         Map<String, Object> grains = matcher.type().mayNeedGrains() ? data.grains(id).orElse(null) : null;
-        Decision d = matcher.decide(new MinionFacts(id, grains));
-        if (d == Decision.NO_MATCH && grains != null && !data.grainsVerified(id)) {
-            d = matcher.decide(new MinionFacts(id, null)) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;
+        Map<String, Object> pillar = matcher.type().mayNeedPillar() ? pillars.pillar(id).orElse(null) : null;
+        Decision d = matcher.decide(new MinionFacts(id, grains, pillar));
+        boolean grainsUnsure = grains != null && !data.grainsVerified(id);
+        boolean pillarUnsure = pillar != null && !pillars.verified(id);
+        if (d == Decision.NO_MATCH && (grainsUnsure || pillarUnsure)) {
+            MinionFacts trusted = new MinionFacts(id, grainsUnsure ? null : grains, pillarUnsure ? null : pillar);
+            d = matcher.decide(trusted) == Decision.NO_MATCH ? Decision.NO_MATCH : Decision.UNKNOWN;
         }
         return d;
     }

@@ -84,6 +84,15 @@ public final class HandMadeMinion implements AutoCloseable {
         return cipher.decryptReply(client.request(cipher.encryptRequest(load, nonce), WAIT), nonce);
     }
 
+    /**
+     * Sends an AES request whose reply is not under the session key (a {@code _pillar}'s private reply) and returns
+     * that reply as it came, unpacked.
+     */
+    public synchronized Map<String, Object> requestPrivate(Map<String, Object> load) {
+        String nonce = SessionCipher.newNonce();
+        return Wire.asMap(io.jsalt.transport.codec.SaltPack.unpack(client.request(cipher.encryptRequest(load, nonce), WAIT)));
+    }
+
     private void answer(PublicKey masterPub, Function<Map<String, Object>, Object> answers) {
         while (running) {
             byte[] frame;

@@ -132,7 +132,7 @@ class TargetResolverTest {
         assertThatThrownBy(() -> resolver.resolve("compound", "web1 and ( db1")).isInstanceOf(InvalidTargetException.class)
                 .hasMessageContaining("missing ')'");
         assertThatThrownBy(() -> resolver.resolve("ipcidr", "10.0.0.1/8")).isInstanceOf(InvalidTargetException.class);
-        assertThatThrownBy(() -> resolver.resolve("pillar", "role:web")).isInstanceOf(InvalidTargetException.class);
+        assertThatThrownBy(() -> resolver.resolve("pillar_exact", "role:web")).isInstanceOf(InvalidTargetException.class);
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.jsalt.transport.message.RequestStamp;
 import java.security.PrivateKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells the master this minion's grains, the way a salt-minion does after every sign-in: a {@code _pillar}
  * request (Salt's RemotePillar, {@code ver} "2") carrying them. The master keeps the grains for grain
- * targeting; the pillar it answers (jsalt's master answers an empty one) is checked and otherwise unused.
+ * targeting and answers this minion's pillar, which {@link #send} hands to the minion's pillar holder and
+ * {@link #fetch} returns as is (Salt's {@code pillar.items}, which does not change the pillar in memory).
  * The load is signed with the minion key as returns are ({@link MinionSignature}): a jsalt master then
  * knows these grains are this minion's own (a Salt master ignores the extra {@code sig}).
  */
@@ -30,12 +32,20 @@ public final class GrainsReport {
     private final Supplier<Map<String, Object>> grains;
     private final MasterChannel channel;
     private final PrivateKey minionKey;
+    private final Consumer<Map<String, Object>> pillarSink;
 
     public GrainsReport(String minionId, Supplier<Map<String, Object>> grains, MasterChannel channel, PrivateKey minionKey) {
+        this(minionId, grains, channel, minionKey, pillar -> { });
+    }
+
+    /** @param pillarSink receives the pillar each {@link #send} brings back */
+    public GrainsReport(String minionId, Supplier<Map<String, Object>> grains, MasterChannel channel, PrivateKey minionKey,
+            Consumer<Map<String, Object>> pillarSink) {
         this.minionId = minionId;
         this.grains = grains;
         this.channel = channel;
         this.minionKey = minionKey;
+        this.pillarSink = pillarSink;
     }
 
     /** Salt's {@code _pillar} load for these grains, as a salt-minion 3006 sends it (the channel adds the nonce). */
@@ -58,16 +68,35 @@ public final class GrainsReport {
      */
     public boolean send() {
         try {
-            // the stamp is signed with the grains: a jsalt master keeps only the newest report (RequestStamp)
-            Map<String, Object> stamped = RequestStamp.stamp(load(minionId, grains.get()), System.currentTimeMillis());
-            Object pillar = channel.sendForPrivateReply(MinionSignature.sign(stamped, minionKey),
-                    "pillar", minionKey);
-            log.debug("{}: grains sent to the master; pillar of {} keys", minionId,
-                    pillar instanceof Map<?, ?> m ? m.size() : 0);
+            Map<String, Object> pillar = fetch(Map.of(), null, null);
+            pillarSink.accept(pillar);
+            log.debug("{}: grains sent to the master; pillar of {} keys", minionId, pillar.size());
             return true;
         } catch (TransportException | NotSignedInException | UnexpectedReplyException | CryptoException | WireException e) {
             log.warn("{}: grains not sent to the master: {}", minionId, Printable.reason(e));
             return false;
         }
+    }
+
+    /**
+     * Sends the current grains with {@code override} (Salt's {@code pillar_override}), {@code saltenv} and
+     * {@code pillarenv} (null: none), and returns the pillar the master answers; nothing is kept.
+     *
+     * @throws TransportException and the channel's other exceptions when the master does not answer or refuses
+     */
+    public Map<String, Object> fetch(Map<String, Object> override, String saltenv, String pillarenv) {
+        // the stamp is signed with the grains: a jsalt master keeps only the newest report (RequestStamp)
+        Map<String, Object> load = load(minionId, grains.get());
+        load.put("pillar_override", override);
+        load.put("saltenv", saltenv);
+        load.put("pillarenv", pillarenv);
+        Map<String, Object> stamped = RequestStamp.stamp(load, System.currentTimeMillis());
+        Object pillar = channel.sendForPrivateReply(MinionSignature.sign(stamped, minionKey), "pillar", minionKey);
+        if (!(pillar instanceof Map<?, ?> m)) {
+            throw new UnexpectedReplyException("the master's pillar is not a dictionary");
+        }
+        Map<String, Object> copy = new LinkedHashMap<>();
+        m.forEach((k, v) -> copy.put(String.valueOf(k), v));
+        return copy;
     }
 }

@@ -38,7 +38,13 @@ public final class JobRunner implements AutoCloseable {
      * {@code replayFile} keeps the publications already run across restarts ({@link ReplayGuard}), null for memory only.
      */
     public record Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns,
-            Supplier<Map<String, Object>> grains, java.nio.file.Path replayFile) {
+            Supplier<Map<String, Object>> grains, java.nio.file.Path replayFile, Supplier<Map<String, Object>> pillar) {
+        /** Settings of a minion without a pillar: a pillar target never matches it. */
+        public Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns,
+                Supplier<Map<String, Object>> grains, java.nio.file.Path replayFile) {
+            this(minionId, maxConcurrent, retryMinSeconds, retryMaxSeconds, signReturns, grains, replayFile, Map::of);
+        }
+
         /** Settings whose replay guard lives in memory only. */
         public Settings(String minionId, int maxConcurrent, int retryMinSeconds, int retryMaxSeconds, boolean signReturns,
                 Supplier<Map<String, Object>> grains) {
@@ -130,7 +136,8 @@ public final class JobRunner implements AutoCloseable {
         PublishLoad job;
         try {
             job = PublishLoad.fromLoad(load);
-            if (!TargetMatcher.of(job.tgtType(), job.tgt()).matches(new MinionFacts(settings.minionId(), settings.grains().get()))) {
+            if (!TargetMatcher.of(job.tgtType(), job.tgt()).matches(new MinionFacts(settings.minionId(), settings.grains().get(),
+                    settings.pillar().get()))) {
                 replays.accept(s.crypticle(), load.get("serial")); // moves the count on; not kept on disk
                 return;
             }

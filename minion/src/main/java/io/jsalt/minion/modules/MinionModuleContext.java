@@ -24,13 +24,15 @@ final class MinionModuleContext implements ModuleContext {
     private final GrainsFile grainsFile;
     private final GrainsRefresh grainsRefresh;
     private final Runnable reload;
+    private final Supplier<Map<String, Object>> pillar;
 
     /**
      * @param grainsRefresh what a grains write asks for afterwards
      * @param reload        rebuilds the modules; null when this context cannot (a one-shot registry)
      */
     MinionModuleContext(String minionId, Supplier<Map<String, Object>> grains, Map<String, Object> opts, Path cachedir,
-            MasterFiles files, GrainsFile grainsFile, GrainsRefresh grainsRefresh, Runnable reload) {
+            MasterFiles files, GrainsFile grainsFile, GrainsRefresh grainsRefresh, Runnable reload,
+            Supplier<Map<String, Object>> pillar) {
         this.minionId = minionId;
         this.grains = grains;
         this.opts = Map.copyOf(opts);
@@ -39,6 +41,12 @@ final class MinionModuleContext implements ModuleContext {
         this.grainsFile = grainsFile;
         this.grainsRefresh = grainsRefresh;
         this.reload = reload;
+        this.pillar = pillar;
+    }
+
+    @Override
+    public Map<String, Object> pillar() {
+        return pillar.get();
     }
 
     @Override

@@ -45,10 +45,20 @@ public final class MinionModules implements ModuleSource, AutoCloseable {
      */
     public MinionModules(MinionConfig config, MinionGrains grains, MasterFiles files, List<ExecutionModule> residents,
             GrainsRefresh grainsRefresh) {
+        this(config, grains, files, residents, grainsRefresh, Map::of);
+    }
+
+    /**
+     * @param residents     modules added to every registry before the jars (they may hold minion services)
+     * @param grainsRefresh what a grains write asks for afterwards (the running minion tells the master)
+     * @param pillar        the minion's pillar in memory, which functions see through their context
+     */
+    public MinionModules(MinionConfig config, MinionGrains grains, MasterFiles files, List<ExecutionModule> residents,
+            GrainsRefresh grainsRefresh, java.util.function.Supplier<Map<String, Object>> pillar) {
         this.jarDir = jarDir(config);
         this.residents = List.copyOf(residents);
         this.context = new MinionModuleContext(config.id(), grains, opts(config), config.cachedir(), files, grains.file(),
-                grainsRefresh, this::reload);
+                grainsRefresh, this::reload, pillar);
         this.current = new Generation(build());
     }
 
@@ -59,7 +69,7 @@ public final class MinionModules implements ModuleSource, AutoCloseable {
     public static ModuleRegistry build(MinionConfig config, MasterFiles files) {
         MinionGrains grains = MinionGrains.of(config.id(), config.grainsFile(), config.grains());
         ModuleContext context = new MinionModuleContext(config.id(), grains, opts(config), config.cachedir(), files,
-                grains.file(), GrainsRefresh.LOCAL, null);
+                grains.file(), GrainsRefresh.LOCAL, null, Map::of);
         ModuleRegistry.Builder builder = ModuleRegistry.builder(context).addDiscovered(ModuleRegistry.class.getClassLoader());
         return addJars(builder, jarDir(config)).build();
     }

@@ -108,9 +108,10 @@ public final class SaltutilModule implements ExecutionModule {
         return true;
     }
 
-    @SaltFunction(doc = "Send the minion's grains to the master, which answers its pillar. Salt's wait, timeout "
-            + "and clean_cache are accepted and have no effect: the request is always made before this returns, and "
-            + "there is no pillar cache.\n\nCLI Example: salt '*' saltutil.refresh_pillar")
+    @SaltFunction(doc = "Fetch this minion's pillar from the master again (sending its grains with the request) and "
+            + "keep it in memory: the next job sees it. Salt's wait, timeout and clean_cache are accepted and have no "
+            + "effect: the request is always made before this returns, and there is no pillar cache on disk.\n\n"
+            + "CLI Example: salt '*' saltutil.refresh_pillar")
     public boolean refresh_pillar(@Arg(value = "wait", defaultValue = "false") boolean wait,
                                   @Arg(value = "timeout", defaultValue = "30") double timeout,
                                   @Arg(value = "clean_cache", defaultValue = "true") boolean cleanCache) {

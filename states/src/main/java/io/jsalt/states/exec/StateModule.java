@@ -19,6 +19,7 @@ import io.jsalt.states.compile.StateChunk;
 import io.jsalt.states.compile.StateCompileException;
 import io.jsalt.states.files.MasterStateFiles;
 import io.jsalt.states.files.StateFiles;
+import io.jsalt.states.pillar.PillarMerge;
 import io.jsalt.states.render.RenderContext;
 import io.jsalt.states.render.SlsRenderer;
 import io.jsalt.states.run.StateRunner;
@@ -40,10 +41,10 @@ public final class StateModule implements ExecutionModule {
     /** Salt's EX_STATE_FAILURE. */
     static final int RETCODE_STATE_FAILED = 2;
     /** Keywords of the run itself, not arguments of a state function. */
-    private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent");
+    private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent", "pillar");
 
     @SaltFunction(outputter = "highstate", doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
-            + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, queue=True, concurrent=True.\n\n"
+            + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, pillar={...} (merged over the minion's pillar for this run), queue=True, concurrent=True.\n\n"
             + "CLI Example: salt '*' state.apply web,db test=True")
     public CallResult apply(@Arg(value = "mods", defaultValue = Arg.NULL) Object mods, @KwArgs Map<String, Object> kwargs,
             ModuleContext context, FunctionCatalog catalog, JobControl job) {
@@ -185,7 +186,7 @@ public final class StateModule implements ExecutionModule {
         }
     }
 
-    /** Salt's other keywords ({@code pillar=}, {@code exclude=}, ...) are refused by name, not ignored. */
+    /** Salt's other keywords ({@code exclude=}, {@code pillarenv=}, ...) are refused by name, not ignored. */
     private static void refuseUnknown(String fun, Map<String, Object> kwargs) {
         for (String key : kwargs.keySet()) {
             if (!key.startsWith("__") && !RUN_KEYWORDS.contains(key)) {
@@ -236,8 +237,8 @@ public final class StateModule implements ExecutionModule {
             String saltenv = kwargs.get("saltenv") == null ? "base" : String.valueOf(kwargs.get("saltenv"));
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
-            // pillar is not built yet: templates see an empty pillar (docs/states.md)
-            this.renderContext = new RenderContext(context.grains(), Map.of(), opts, saltenv, "", "", salt);
+            this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar")), opts, saltenv,
+                    "", "", salt);
         }
 
         ExecutionPlan compile(List<String> mods) {
@@ -285,6 +286,21 @@ public final class StateModule implements ExecutionModule {
                 return compileFailure(e);
             }
             return StateRunner.failed(ret) ? CallResult.withRetcode(ret, RETCODE_STATE_FAILED) : CallResult.ok(ret);
+        }
+
+        /**
+         * The minion's pillar with a run's {@code pillar=} merged on top, as Salt's State does (its default strategy,
+         * lists replaced); the pillar in memory is not changed.
+         */
+        static Map<String, Object> pillar(ModuleContext context, Object override) {
+            if (override == null) {
+                return context.pillar();
+            }
+            if (!(override instanceof Map<?, ?> map)) {
+                // Salt's words
+                throw new CommandExecutionException("Pillar data must be formatted as a dictionary, unless pillar_enc is specified.");
+            }
+            return PillarMerge.defaults().merge(context.pillar(), PillarMerge.deepCopy(map));
         }
 
         static boolean truthy(Object value) {

@@ -27,6 +27,14 @@ public final class SlsRenderer {
      * @throws RenderException when a stage fails, or the pipe is unknown, or the result is not a map
      */
     public Map<String, Object> render(String text, RenderContext context) {
+        return render(text, context, Map.of());
+    }
+
+    /**
+     * As {@link #render(String, RenderContext)}, with {@code extra} template variables on top of Salt's (a pillar
+     * include's {@code defaults}).
+     */
+    public Map<String, Object> render(String text, RenderContext context, Map<String, Object> extra) {
         List<String> pipe = pipe(text, context.path());
         Object data = text;
         for (String stage : pipe) {
@@ -35,7 +43,7 @@ public final class SlsRenderer {
                         + ": '" + stage + "' must come before the data renderer");
             }
             data = switch (stage) {
-                case "jinja" -> jinja.render(current, context);
+                case "jinja" -> jinja.render(current, context, extra);
                 case "yaml", "json" -> DataRenderer.load(current, stage, context.path());
                 default -> throw new RenderException("Renderer '" + stage + "' in " + context.path()
                         + " is not available (jinja, yaml and json are)");

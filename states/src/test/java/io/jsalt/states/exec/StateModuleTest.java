@@ -77,6 +77,11 @@ class StateModuleTest {
             public MasterFiles files() {
                 return files;
             }
+
+            @Override
+            public Map<String, Object> pillar() {
+                return Map.of("app", Map.of("port", 8080, "name", "shop"));
+            }
         };
         registry = ModuleRegistry.builtIn(context);
     }
@@ -238,9 +243,31 @@ class StateModuleTest {
     @Test
     void keywordsNotBuiltYetAreRefusedByName() throws IOException {
         write("q.sls", "q:\n  test.nop: []\n");
-        CallResult r = registry.call("state.apply", List.of("q", kw("pillar", Map.of("a", 1))));
+        CallResult r = registry.call("state.apply", List.of("q", kw("exclude", List.of("x"))));
         assertThat(r.retcode()).isEqualTo(1);
-        assertThat(r.ret()).isEqualTo("ERROR: state.apply: the keyword 'pillar' is not supported by jsalt yet");
+        assertThat(r.ret()).isEqualTo("ERROR: state.apply: the keyword 'exclude' is not supported by jsalt yet");
+    }
+
+    @Test
+    void templatesSeeTheMinionsPillarWithARunsOverrideMergedOnTop() throws IOException {
+        Path conf = target.resolve("app.conf");
+        write("app.sls", "conf:\n  file.managed:\n    - name: " + conf + "\n"
+                + "    - contents: \"{{ pillar['app']['name'] }}:{{ pillar.app.port }}:{{ pillar.get('extra', 'none') }}\"\n");
+
+        assertThat(registry.call("state.apply", List.of("app")).retcode()).isZero();
+        assertThat(Files.readString(conf)).isEqualTo("shop:8080:none\n");
+
+        CallResult r = registry.call("state.apply", List.of("app", kw("pillar", Map.of("app", Map.of("port", 9090), "extra", "x"))));
+        assertThat(r.retcode()).isZero();
+        assertThat(Files.readString(conf)).isEqualTo("shop:9090:x\n");
+    }
+
+    @Test
+    void aPillarOverrideThatIsNotADictionaryIsRefused() throws IOException {
+        write("q.sls", "q:\n  test.nop: []\n");
+        CallResult r = registry.call("state.apply", List.of("q", kw("pillar", "k=v")));
+        assertThat(r.retcode()).isEqualTo(1);
+        assertThat(String.valueOf(r.ret())).contains("Pillar data must be formatted as a dictionary");
     }
 
     @Test

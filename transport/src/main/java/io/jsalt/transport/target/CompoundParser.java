@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Salt's compound targets: words separated by blanks, each a bare glob on the id or a prefixed matcher
- * ({@code G@ P@ E@ L@ S@}; {@code N@} is expanded by {@link Nodegroups} before this runs), joined by
+ * ({@code G@ P@ I@ J@ E@ L@ S@}; {@code N@} is expanded by {@link Nodegroups} before this runs), joined by
  * {@code and}, {@code or}, {@code not} and parentheses with Python's precedence (not, then and, then
  * or). As in Salt, {@code not} right after a term means {@code and not}, and an expression may not
  * begin with a binary operator. Unlike Salt, which evaluates a broken expression to "no match", every
@@ -160,10 +160,11 @@ final class CompoundParser {
             case 'L' -> Criterion.idIn(Arrays.stream(pattern.split(",")).filter(s -> !s.isEmpty()).toList());
             case 'S' -> new CidrCriterion(pattern);
             case 'N' -> throw new InvalidTargetException("nodegroup '" + pattern + "' cannot be expanded here: no nodegroups are configured");
-            case 'I', 'J' -> throw new InvalidTargetException("pillar targeting (" + engine + "@) is not supported: jsalt serves no pillar");
+            case 'I' -> new GrainCriterion(pattern, delimiter == null ? ":" : delimiter, false, true);
+            case 'J' -> new GrainCriterion(pattern, delimiter == null ? ":" : delimiter, true, true);
             case 'R' -> throw new InvalidTargetException("range targeting (R@) is not supported");
             default -> throw new InvalidTargetException("unknown target prefix '" + engine + "@' in '" + word
-                    + "': expected G@, P@, E@, L@, S@ or N@");
+                    + "': expected G@, P@, I@, J@, E@, L@, S@ or N@");
         };
     }
 }

@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * {@code G@key:glob} and {@code P@key:regex}: Salt's subdict_match over the grains. The expression is
+ * {@code G@key:glob} and {@code P@key:regex}: Salt's subdict_match over the grains; {@code I@} and {@code J@} the
+ * same over the pillar (Salt's pillar matchers call the same function). The expression is
  * split at each delimiter and the deepest key is tried first, so "foo:bar:baz" matches
  * {@code {foo: {bar: baz}}} and also {@code {foo: "bar:baz"}}. A list matches when any element does,
  * nested dicts inside lists are searched, numeric parts index lists, and values compare as Python's
@@ -31,13 +32,21 @@ final class GrainCriterion implements Criterion {
     private final String expression;
     private final String delimiter;
     private final boolean regex;
+    /** Matches the pillar instead of the grains. */
+    private final boolean pillar;
     private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
 
     GrainCriterion(String expression, String delimiter, boolean regex) {
+        this(expression, delimiter, regex, false);
+    }
+
+    /** @param pillar match the minion's pillar ({@code pillar}, {@code pillar_pcre}) instead of its grains */
+    GrainCriterion(String expression, String delimiter, boolean regex, boolean pillar) {
         this.expression = expression;
         this.delimiter = delimiter;
         this.regex = regex;
-        String what = regex ? "grain_pcre" : "grain";
+        this.pillar = pillar;
+        String what = (pillar ? "pillar" : "grain") + (regex ? "_pcre" : "");
         if (expression.isEmpty()) {
             throw new InvalidTargetException(what + " target must not be empty");
         }
@@ -46,12 +55,15 @@ final class GrainCriterion implements Criterion {
             throw new InvalidTargetException(what + " target must be key" + delimiter + "value, got '" + expression + "'");
         }
         if (regex && pattern(expression.substring(cut + delimiter.length())) == INVALID) {
-            throw new InvalidTargetException("bad regular expression in grain_pcre target '" + expression + "'");
+            throw new InvalidTargetException("bad regular expression in " + what + " target '" + expression + "'");
         }
     }
 
     @Override
     public Decision decide(MinionFacts facts) {
+        if (pillar) {
+            return facts.knowsPillar() ? Decision.of(subdictMatch(facts.pillar(), expression, delimiter, 0)) : Decision.UNKNOWN;
+        }
         if (!facts.knowsGrains()) {
             return Decision.UNKNOWN;
         }

@@ -10,8 +10,8 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
- * Decides whether a minion is targeted, by its id and, for grain, ipcidr and compound targets, its
- * grains. The master uses it to resolve the expected minions (where grains may be unknown: {@link
+ * Decides whether a minion is targeted, by its id and, for grain, ipcidr, pillar and compound targets, its
+ * grains or pillar. The master uses it to resolve the expected minions (where grains may be unknown: {@link
  * Decision#UNKNOWN}), and each minion re-checks every publication with its own grains (it never trusts
  * the master's list alone).
  */
@@ -45,6 +45,8 @@ public final class TargetMatcher {
             case GRAIN -> new GrainCriterion(requireString(tgt, type), ":", false);
             case GRAIN_PCRE -> new GrainCriterion(requireString(tgt, type), ":", true);
             case IPCIDR -> new CidrCriterion(requireString(tgt, type));
+            case PILLAR -> new GrainCriterion(requireString(tgt, type), ":", false, true);
+            case PILLAR_PCRE -> new GrainCriterion(requireString(tgt, type), ":", true, true);
             case COMPOUND, NODEGROUP -> {
                 if (type == TargetType.NODEGROUP) {
                     requireString(tgt, type);

@@ -10,6 +10,8 @@ public enum TargetType {
     GRAIN("grain"),
     GRAIN_PCRE("grain_pcre"),
     IPCIDR("ipcidr"),
+    PILLAR("pillar"),
+    PILLAR_PCRE("pillar_pcre"),
     COMPOUND("compound"),
     NODEGROUP("nodegroup");
 
@@ -21,6 +23,11 @@ public enum TargetType {
 
     public String wireName() {
         return wireName;
+    }
+
+    /** Whether deciding this type can need a minion's pillar (a compound may or may not). */
+    public boolean mayNeedPillar() {
+        return this == PILLAR || this == PILLAR_PCRE || this == COMPOUND || this == NODEGROUP;
     }
 
     /** Whether deciding this type can need a minion's grains (a compound may or may not). */

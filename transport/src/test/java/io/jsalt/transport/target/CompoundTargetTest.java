@@ -91,7 +91,7 @@ class CompoundTargetTest {
             "web1 and or db1           => 'or' cannot follow 'and'",
             "(web1 or db1)             => parentheses must stand alone",
             "X@foo                     => unknown target prefix 'X@'",
-            "I@role:web                => pillar",
+            "J@role:web[               => bad regular expression in pillar_pcre target",
             "R@%cluster                => range",
             "G@                        => nothing after 'G@'",
             "G@os                      => key:value",

@@ -95,9 +95,9 @@ class TargetMatcherTest {
 
     @Test
     void refusesAnUnsupportedTargetType() {
-        assertThatThrownBy(() -> TargetMatcher.of("pillar", "role:web"))
+        assertThatThrownBy(() -> TargetMatcher.of("pillar_exact", "role:web"))
                 .isInstanceOf(InvalidTargetException.class)
-                .hasMessageContaining("pillar");
+                .hasMessageContaining("pillar_exact");
         assertThatThrownBy(() -> TargetMatcher.of("range", "%cluster")).isInstanceOf(InvalidTargetException.class);
         assertThatThrownBy(() -> TargetMatcher.of("GLOB", "*")).as("wire names are lower case").isInstanceOf(InvalidTargetException.class);
     }
@@ -130,6 +130,26 @@ class TargetMatcherTest {
         assertThat(TargetType.fromWire("ipcidr")).contains(TargetType.IPCIDR);
         assertThat(TargetType.fromWire("compound")).contains(TargetType.COMPOUND);
         assertThat(TargetType.fromWire("nodegroup")).contains(TargetType.NODEGROUP);
-        assertThat(TargetType.fromWire("pillar")).isEmpty();
+        assertThat(TargetType.fromWire("pillar")).contains(TargetType.PILLAR);
+        assertThat(TargetType.fromWire("pillar_pcre")).contains(TargetType.PILLAR_PCRE);
+        assertThat(TargetType.fromWire("pillar_exact")).isEmpty();
+    }
+
+    @Test
+    void pillarTargetsMatchThePillarAsGrainTargetsMatchTheGrains() {
+        Map<String, Object> pillar = Map.of("role", "web", "apps", List.of("shop", "blog"), "db", Map.of("port", 5432L));
+        MinionFacts facts = new MinionFacts("m1", Map.of("role", "db"), pillar);
+
+        assertThat(TargetMatcher.of("pillar", "role:web").matches(facts)).isTrue();
+        assertThat(TargetMatcher.of("pillar", "role:db").matches(facts)).as("not the grains").isFalse();
+        assertThat(TargetMatcher.of("pillar", "apps:bl*").matches(facts)).isTrue();
+        assertThat(TargetMatcher.of("pillar", "db:port:5432").matches(facts)).isTrue();
+        assertThat(TargetMatcher.of("pillar_pcre", "role:w.b").matches(facts)).isTrue();
+        assertThat(TargetMatcher.of("compound", "I@role:web and G@role:db").matches(facts)).isTrue();
+        assertThat(TargetMatcher.of("compound", "J@db:port:54\\d+ and not I@apps:mail").matches(facts)).isTrue();
+        assertThat(TargetMatcher.of("pillar", "role:web").decide(new MinionFacts("m1", Map.of("role", "web"))))
+                .as("without a pillar the answer is not known").isEqualTo(Decision.UNKNOWN);
+        assertThat(TargetMatcher.of("compound", "I@role:web and db*").decide(new MinionFacts("m1", Map.of())))
+                .isEqualTo(Decision.NO_MATCH);
     }
 }
