@@ -1,0 +1,66 @@
+package io.jsalt.api;
+
+import io.jsalt.config.ConfigException;
+import io.jsalt.config.ConfigFile;
+import io.jsalt.config.MasterConfig;
+import io.jsalt.master.auth.ExternalAuth;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * jsalt-api's settings, read from the master's config file as salt-api reads them: the {@code rest_cherrypy}
+ * section, {@code external_auth} and {@code token_expire}.
+ *
+ * @param master      the master this API drives (its ports, cachedir for the client key, sock_dir for events)
+ * @param host        {@code rest_cherrypy:host} (default 0.0.0.0)
+ * @param port        {@code rest_cherrypy:port} (required, as in salt-api)
+ * @param disableSsl  {@code rest_cherrypy:disable_ssl}; TLS is not implemented yet, so it must be true
+ * @param sslCrt      {@code rest_cherrypy:ssl_crt}, or null
+ * @param sslKey      {@code rest_cherrypy:ssl_key}, or null
+ * @param debug       {@code rest_cherrypy:debug}: error bodies carry the exception's message
+ * @param tokenExpire {@code token_expire}: seconds a login token lives (default 43200)
+ */
+public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
+        boolean debug, long tokenExpire, ExternalAuth externalAuth) {
+
+    public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
+
+    /** Reads {@code configDir/master}. */
+    public static ApiConfig load(Path configDir) {
+        Path file = configDir.toAbsolutePath().normalize().resolve(MasterConfig.FILE_NAME);
+        ConfigFile config = ConfigFile.load(file);
+        return from(config, MasterConfig.from(ConfigFile.load(file)));
+    }
+
+    static ApiConfig from(ConfigFile config, MasterConfig master) {
+        Map<String, Object> rest = config.map("rest_cherrypy");
+        ConfigFile section = ConfigFile.of(config.file(), rest);
+        if (!section.has("port")) {
+            throw config.refuse("rest_cherrypy", "a mapping with at least port: (salt-api's rest_cherrypy section)");
+        }
+        int port = section.integer("port", 8000, 1, 65_535);
+        String host = section.string("host", "0.0.0.0");
+        boolean disableSsl = section.bool("disable_ssl", false);
+        Path crt = section.has("ssl_crt") ? Path.of(section.string("ssl_crt", "")) : null;
+        Path key = section.has("ssl_key") ? Path.of(section.string("ssl_key", "")) : null;
+        if (!disableSsl) {
+            // salt-api serves TLS here; jsalt-api does not yet, and must not silently serve clear text instead
+            throw config.refuse("rest_cherrypy",
+                    "disable_ssl: True (TLS is not implemented in jsalt-api yet; put a TLS proxy in front)");
+        }
+        boolean debug = section.bool("debug", false);
+        long tokenExpire = config.integer("token_expire", DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE);
+        ExternalAuth eauth;
+        try {
+            eauth = new ExternalAuth(config.map("external_auth"));
+        } catch (IllegalArgumentException e) {
+            throw config.refuse("external_auth", e.getMessage());
+        }
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth);
+    }
+
+    /** @throws ConfigException never: kept for symmetry with the other configs' factories */
+    public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth) {
+        return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth);
+    }
+}
