@@ -1,6 +1,5 @@
 package io.jsalt.api;
 
-import io.jsalt.config.ConfigException;
 import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.master.auth.ExternalAuth;
@@ -19,9 +18,11 @@ import java.util.Map;
  * @param sslKey      {@code rest_cherrypy:ssl_key}, or null
  * @param debug       {@code rest_cherrypy:debug}: error bodies carry the exception's message
  * @param tokenExpire {@code token_expire}: seconds a login token lives (default 43200)
+ * @param pidfile     {@code api_pidfile}: jsalt-api's own pid file (salt-api's key; default /var/run/jsalt/jsalt-api.pid)
+ * @param logFile     {@code api_logfile}: jsalt-api's own log file (salt-api's key; default /var/log/jsalt/api)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
-        boolean debug, long tokenExpire, ExternalAuth externalAuth) {
+        boolean debug, long tokenExpire, ExternalAuth externalAuth, Path pidfile, Path logFile) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -56,11 +57,14 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         } catch (IllegalArgumentException e) {
             throw config.refuse("external_auth", e.getMessage());
         }
-        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth);
+        Path pidfile = config.path("api_pidfile", master.rootDir(), "/var/run/jsalt/jsalt-api.pid");
+        Path logFile = config.path("api_logfile", master.rootDir(), "/var/log/jsalt/api");
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, pidfile, logFile);
     }
 
-    /** @throws ConfigException never: kept for symmetry with the other configs' factories */
+    /** A config without a file, for tests: clear HTTP, no debug, the pid and log files under the master's root. */
     public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth) {
-        return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth);
+        return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth,
+                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"));
     }
 }

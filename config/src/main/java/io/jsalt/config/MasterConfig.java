@@ -196,6 +196,8 @@ public record MasterConfig(
         config.map("rest_cherrypy");
         config.map("external_auth");
         config.integer("token_expire", 43_200, 1, Integer.MAX_VALUE);
+        config.string("api_pidfile", "");
+        config.string("api_logfile", "");
         return new MasterConfig(
                 configDir,
                 interfaceAddress,

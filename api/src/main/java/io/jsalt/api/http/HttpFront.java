@@ -2,6 +2,8 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.LowstateRunner;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.SizeLimitHandler;
@@ -24,7 +26,10 @@ public final class HttpFront implements AutoCloseable {
         QueuedThreadPool pool = new QueuedThreadPool(64, 4);
         pool.setName("jsalt-api-http");
         server = new Server(pool);
-        connector = new ServerConnector(server, 1, 1);
+        HttpConfiguration http = new HttpConfiguration();
+        // no "Server: Jetty(version)" header: the version is nobody's business on an exposed port
+        http.setSendServerVersion(false);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);

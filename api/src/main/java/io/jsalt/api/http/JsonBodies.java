@@ -65,7 +65,26 @@ final class JsonBodies {
     }
 
     static String write(Object value) {
-        return new JSON().toJSON(value);
+        return new JSON().toJSON(plainNumbers(value));
+    }
+
+    /** Jetty writes a double as Double.toString (1.7E9); Salt's clients get plain decimals, as Python writes them. */
+    private static Object plainNumbers(Object value) {
+        if (value instanceof Double || value instanceof Float) {
+            double d = ((Number) value).doubleValue();
+            return Double.isFinite(d) ? new JSON.Literal(java.math.BigDecimal.valueOf(d).toPlainString()) : null;
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(String.valueOf(k), plainNumbers(v)));
+            return copy;
+        }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>();
+            list.forEach(v -> copy.add(plainNumbers(v)));
+            return copy;
+        }
+        return value;
     }
 
     /** Jetty's parser gives Object[] for arrays: make them Lists, all the way down. */

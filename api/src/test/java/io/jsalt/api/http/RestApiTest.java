@@ -71,6 +71,9 @@ class RestApiTest {
         assertThat(ret.get("eauth")).isEqualTo("file");
         assertThat((Object[]) ret.get("perms")).containsExactly("test.ping");
         assertThat(a.headers.firstValue("X-Auth-Token")).contains((String) ret.get("token"));
+        // Python's json writes 1795573062.079, not 1.795573062079E9
+        assertThat(a.body).containsPattern("\"expire\":\\d+\\.\\d+,");
+        assertThat(a.headers.firstValue("Server")).isEmpty();
     }
 
     @Test

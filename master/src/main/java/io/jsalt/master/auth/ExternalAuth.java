@@ -30,6 +30,16 @@ public final class ExternalAuth {
         this.backends = Map.copyOf(copy);
     }
 
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ExternalAuth e && e.backends.equals(backends);
+    }
+
+    @Override
+    public int hashCode() {
+        return backends.hashCode();
+    }
+
     public boolean enabled(String backend) {
         return backends.containsKey(backend);
     }
