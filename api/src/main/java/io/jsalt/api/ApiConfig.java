@@ -4,6 +4,7 @@ import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.master.auth.ExternalAuth;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,11 +19,12 @@ import java.util.Map;
  * @param sslKey      {@code rest_cherrypy:ssl_key}, or null
  * @param debug       {@code rest_cherrypy:debug}: error bodies carry the exception's message
  * @param tokenExpire {@code token_expire}: seconds a login token lives (default 43200)
+ * @param enabledClients {@code netapi_enable_clients}: the lowstate clients allowed (Salt 3006: none by default)
  * @param pidfile     {@code api_pidfile}: jsalt-api's own pid file (salt-api's key; default /var/run/jsalt/jsalt-api.pid)
  * @param logFile     {@code api_logfile}: jsalt-api's own log file (salt-api's key; default /var/log/jsalt/api)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
-        boolean debug, long tokenExpire, ExternalAuth externalAuth, Path pidfile, Path logFile) {
+        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -59,12 +61,14 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         }
         Path pidfile = config.path("api_pidfile", master.rootDir(), "/var/run/jsalt/jsalt-api.pid");
         Path logFile = config.path("api_logfile", master.rootDir(), "/var/log/jsalt/api");
-        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, pidfile, logFile);
+        List<String> clients = config.stringList("netapi_enable_clients");
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile);
     }
 
     /** A config without a file, for tests: clear HTTP, no debug, the pid and log files under the master's root. */
-    public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth) {
-        return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth,
+    public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth,
+            List<String> enabledClients) {
+        return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
                 master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"));
     }
 }

@@ -26,7 +26,7 @@ public final class ApiServer implements AutoCloseable {
     public void start() {
         master = new MasterClient(config.master());
         Logins logins = new Logins(config.externalAuth(), new TokenStore(clock, config.tokenExpire()));
-        http = new HttpFront(config.host(), config.port(), config.debug(), logins, new LowstateRunner(master));
+        http = new HttpFront(config.host(), config.port(), config.debug(), logins, new LowstateRunner(master, config.enabledClients()));
         try {
             http.start();
         } catch (RuntimeException e) {

@@ -198,6 +198,7 @@ public record MasterConfig(
         config.integer("token_expire", 43_200, 1, Integer.MAX_VALUE);
         config.string("api_pidfile", "");
         config.string("api_logfile", "");
+        config.stringList("netapi_enable_clients");
         return new MasterConfig(
                 configDir,
                 interfaceAddress,

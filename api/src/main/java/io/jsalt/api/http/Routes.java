@@ -78,7 +78,7 @@ final class Routes {
         out.put("user", token.user());
         out.put("eauth", token.eauth());
         // salt-api answers {} (not []) when the user has no rights
-        out.put("perms", token.perms().isEmpty() ? Map.of() : token.perms().entries());
+        out.put("perms", token.perms().isEmpty() ? Map.of() : sorted(token.perms().entries()));
         return new Reply(200, Map.of("return", List.of(out)), Map.of("X-Auth-Token", token.token()));
     }
 
@@ -163,6 +163,13 @@ final class Routes {
             throw ApiException.unauthorized("Invalid token");
         }
         return logins.tokens().find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
+    }
+
+    /** salt.netapi.sorted_permissions: the strings sorted and de-duplicated, then the mappings. */
+    private static List<Object> sorted(List<Object> perms) {
+        List<Object> strings = perms.stream().filter(String.class::isInstance).distinct().sorted().collect(java.util.stream.Collectors.toList());
+        perms.stream().filter(p -> !(p instanceof String)).distinct().forEach(strings::add);
+        return strings;
     }
 
     private static Map<String, Object> chunk(String client, String tgt, String fun) {

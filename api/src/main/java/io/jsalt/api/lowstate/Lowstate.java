@@ -14,6 +14,7 @@ import java.util.Map;
 public record Lowstate(String client, Object tgt, String tgtType, String fun, List<Object> arg, Map<String, Object> kwarg,
         Integer timeout, boolean fullReturn, Map<String, Object> extra) {
 
+    static final int MAX_TIMEOUT = 86_400;
     private static final List<String> KNOWN = List.of("client", "tgt", "tgt_type", "fun", "arg", "kwarg", "timeout",
             "full_return", "token", "eauth", "username", "password");
 
@@ -39,7 +40,12 @@ public record Lowstate(String client, Object tgt, String tgtType, String fun, Li
         Integer timeout = null;
         if (chunk.get("timeout") != null) {
             try {
-                timeout = (int) Double.parseDouble(String.valueOf(chunk.get("timeout")));
+                double seconds = Double.parseDouble(String.valueOf(chunk.get("timeout")));
+                if (!(seconds >= 0 && seconds <= MAX_TIMEOUT)) {
+                    // each waiting local call holds an HTTP worker: a day is the most anyone can ask for
+                    throw ApiException.badRequest("timeout must be between 0 and " + MAX_TIMEOUT + " seconds");
+                }
+                timeout = (int) Math.ceil(seconds);
             } catch (NumberFormatException e) {
                 throw ApiException.badRequest("timeout must be a number of seconds");
             }

@@ -29,15 +29,28 @@ public final class LowstateRunner {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final String DENIED = "Authorization error occurred.";
 
+    private static final List<String> CLIENTS = List.of("local", "local_async", "runner", "wheel");
+
     private final MasterClient master;
     private final int defaultTimeout;
+    private final List<String> enabledClients;
 
-    public LowstateRunner(MasterClient master) {
+    /** @param enabledClients {@code netapi_enable_clients}: Salt 3006 runs no client the operator did not name */
+    public LowstateRunner(MasterClient master, List<String> enabledClients) {
         this.master = master;
         this.defaultTimeout = master.config().timeout();
+        this.enabledClients = List.copyOf(enabledClients);
     }
 
     public Object run(Lowstate low, Token token) {
+        if (!CLIENTS.contains(low.client())) {
+            throw ApiException.badRequest("Invalid client specified: '" + low.client()
+                    + "' (jsalt-api serves local, local_async, runner and wheel so far)");
+        }
+        if (!enabledClients.contains(low.client())) {
+            throw ApiException.badRequest("Client disabled: '" + low.client()
+                    + "'. Add to 'netapi_enable_clients' master config option to enable.");
+        }
         return switch (low.client()) {
             case "local" -> local(low, token, false);
             case "local_async" -> local(low, token, true);

@@ -42,7 +42,7 @@ final class ApiCluster implements AutoCloseable {
         Files.writeString(masterConfig.pkiDir().resolve("master.pub"), SaltVectors.text("keys/master.pub"));
     }
 
-    ApiCluster start(Map<String, Object> externalAuth, String... minionIds) throws IOException {
+    ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
         master = new Master(masterConfig, transport);
         master.start();
         for (String id : minionIds) {
@@ -56,10 +56,18 @@ final class ApiCluster implements AutoCloseable {
             minions.add(minion);
             minion.start();
         }
-        api = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth)),
+        api = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth), enabledClients),
                 Clock.systemUTC());
         api.start();
         return this;
+    }
+
+    /** One more jsalt-api on the same master, with other users and clients; the caller closes it. */
+    ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients) {
+        ApiServer other = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
+                enabledClients), Clock.systemUTC());
+        other.start();
+        return other;
     }
 
     String baseUrl() {

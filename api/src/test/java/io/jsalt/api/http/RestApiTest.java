@@ -29,15 +29,16 @@ class RestApiTest {
     private static final String MINION = "web-01";
 
     private ApiCluster cluster;
+    private Path users;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
     void startCluster(@TempDir Path root) throws Exception {
-        Path users = Files.writeString(root.resolve("users"), "admin:adminpw\npinger:pingpw\n");
+        users = Files.writeString(root.resolve("users"), "admin:adminpw\npinger:pingpw\n");
         cluster = new ApiCluster(root).start(Map.of("file", Map.of(
                 "^filename", users.toString(),
                 "admin", List.of(".*", "@runner", "@wheel"),
-                "pinger", List.of("test.ping"))), MINION);
+                "pinger", List.of("test.ping"))), List.of("local", "local_async", "runner", "wheel"), MINION);
         String token = login("admin", "adminpw");
         // the minion is up once a ping through the API comes back from it
         java.util.concurrent.atomic.AtomicReference<Answer> last = new java.util.concurrent.atomic.AtomicReference<>();
@@ -190,6 +191,26 @@ class RestApiTest {
         assertThat(JSON_OF(out)).isEqualTo(Map.of("return", "Your token has been cleared"));
         assertThat(post("/", token, ping).status).isEqualTo(401);
         assertThat(post("/logout", token, "").status).isEqualTo(401);
+    }
+
+    @Test
+    void aClientNotInNetapiEnableClientsIsRefusedAsSalt3006Does() throws Exception {
+        try (io.jsalt.api.ApiServer onlyLocal = cluster.anotherApi(Map.of("file", Map.of("^filename", users.toString(),
+                "admin", List.of(".*", "@runner"))), List.of("local"))) {
+            String base = "http://127.0.0.1:" + onlyLocal.port();
+            Answer login = send(HttpRequest.newBuilder(URI.create(base + "/login")).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"admin\",\"password\":\"adminpw\",\"eauth\":\"file\"}")).build());
+            String token = login.headers.firstValue("X-Auth-Token").orElseThrow();
+            Answer runner = send(HttpRequest.newBuilder(URI.create(base + "/")).header("Content-Type", "application/json")
+                    .header("X-Auth-Token", token)
+                    .POST(HttpRequest.BodyPublishers.ofString("[{\"client\":\"runner\",\"fun\":\"manage.present\"}]")).build());
+            assertThat(runner.status).isEqualTo(400);
+            assertThat(runner.body).contains("Client disabled: &#39;runner&#39;. Add to &#39;netapi_enable_clients&#39;");
+            Answer local = send(HttpRequest.newBuilder(URI.create(base + "/")).header("Content-Type", "application/json")
+                    .header("X-Auth-Token", token)
+                    .POST(HttpRequest.BodyPublishers.ofString("[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]")).build());
+            assertThat(local.status).isEqualTo(200);
+        }
     }
 
     @Test
