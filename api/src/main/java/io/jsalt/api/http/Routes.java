@@ -147,22 +147,23 @@ final class Routes {
             if (client != null) {
                 chunk.put("client", client);
             }
-            String tokenValue = ex.token() != null ? ex.token() : str(chunk.get("token"));
-            Token token = authenticated(tokenValue);
+            Token token = ex.token() != null ? authenticated(ex.token()) : chunkToken(chunk.get("token"));
             results.add(runner.run(Lowstate.of(chunk), token));
         }
         return results;
     }
 
-    /** 401 without a token, with a token that is not hex (salt-api's "Invalid token"), or with an unknown or expired one. */
+    /** The header's token: 401 when missing, unknown or expired (salt-api finds no session for it). */
     private Token authenticated(String value) {
-        if (value == null || value.isEmpty()) {
-            throw ApiException.unauthorized("No permission -- see authorization schemes");
-        }
-        if (!HEX.matcher(value).matches()) {
+        return logins.tokens().find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
+    }
+
+    /** A chunk's own token: salt-api refuses one that is not hex before looking it up. */
+    private Token chunkToken(Object value) {
+        if (value != null && !(value instanceof String s && HEX.matcher(s).matches())) {
             throw ApiException.unauthorized("Invalid token");
         }
-        return logins.tokens().find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
+        return authenticated((String) value);
     }
 
     /** salt.netapi.sorted_permissions: the strings sorted and de-duplicated, then the mappings. */

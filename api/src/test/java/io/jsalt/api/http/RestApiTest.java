@@ -117,7 +117,10 @@ class RestApiTest {
         assertThat(post("/", null, body).status).isEqualTo(401);
         Answer notHex = post("/", "not-a-token", body);
         assertThat(notHex.status).isEqualTo(401);
-        assertThat(notHex.body).contains("Invalid token");
+        assertThat(notHex.body).contains("No permission -- see authorization schemes");
+        Answer notHexInChunk = post("/", null, "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\",\"token\":\"zz\"}]");
+        assertThat(notHexInChunk.status).isEqualTo(401);
+        assertThat(notHexInChunk.body).contains("Invalid token");
         assertThat(post("/", "ab".repeat(20), body).status).isEqualTo(401);
         assertThat(get("/minions", null).status).isEqualTo(401);
         assertThat(get("/jobs", "ab".repeat(20)).status).isEqualTo(401);
@@ -146,7 +149,9 @@ class RestApiTest {
     @Test
     void runnerAndWheelNeedTheirGrants() throws Exception {
         String pinger = login("pinger", "pingpw");
-        assertThat(post("/", pinger, "[{\"client\":\"runner\",\"fun\":\"manage.present\"}]").status).isEqualTo(401);
+        Answer runner = post("/", pinger, "[{\"client\":\"runner\",\"fun\":\"manage.present\"}]");
+        assertThat(runner.status).isEqualTo(401);
+        assertThat(runner.body).contains("Authentication failure of type &quot;token&quot; occurred for user pinger.");
         assertThat(get("/keys", pinger).status).isEqualTo(401);
         String admin = login("admin", "adminpw");
         Answer present = post("/", admin, "[{\"client\":\"runner\",\"fun\":\"manage.present\"}]");
