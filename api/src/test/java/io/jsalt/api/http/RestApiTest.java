@@ -226,6 +226,8 @@ class RestApiTest {
         assertThat(post("/", token, "[{\"client\":\"local\",\"tgt\":\"*\"}]").status).isEqualTo(400);
         assertThat(post("/", token, "[{\"client\":\"ssh\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]").status).isEqualTo(400);
         assertThat(get("/nothing/here", token).status).isEqualTo(404);
+        String huge = "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.echo\",\"arg\":[\"" + "x".repeat(2 * 1_048_576) + "\"]}]";
+        assertThat(post("/", token, huge).status).as("a body over 1 MiB").isEqualTo(413);
         assertThat(post("/", token, "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]").status).isEqualTo(200);
     }
 
