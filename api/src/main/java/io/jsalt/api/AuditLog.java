@@ -13,14 +13,28 @@ public final class AuditLog {
     private AuditLog() {}
 
     public static void action(String user, String eauth, String client, String fun, Object tgt, String jid, String outcome) {
-        audit.info("user={} eauth={} client={} fun={} tgt={} jid={} outcome={}", user, eauth, client, fun, tgt, jid, outcome);
+        audit.info("user={} eauth={} client={} fun={} tgt={} jid={} outcome={}", oneLine(user), oneLine(eauth), oneLine(client),
+                oneLine(fun), oneLine(tgt), jid, outcome);
     }
 
     public static void login(String user, String eauth, boolean ok, String from) {
-        audit.info("user={} eauth={} action=login from={} outcome={}", user, eauth, from, ok ? "ok" : "refused");
+        audit.info("user={} eauth={} action=login from={} outcome={}", oneLine(user), oneLine(eauth), from, ok ? "ok" : "refused");
     }
 
     public static void logout(String user, String eauth) {
-        audit.info("user={} eauth={} action=logout outcome=ok", user, eauth);
+        audit.info("user={} eauth={} action=logout outcome=ok", oneLine(user), oneLine(eauth));
+    }
+
+    /** Names and targets come from the request: a newline in one must not forge a second audit line. */
+    static String oneLine(Object value) {
+        if (value == null) {
+            return null;
+        }
+        String s = String.valueOf(value);
+        return s.length() > 200 ? escape(s.substring(0, 200)) + "..." : escape(s);
+    }
+
+    private static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
     }
 }

@@ -7,9 +7,11 @@ import java.util.Map;
  * status line and the message (clients such as pepper read the status code; people read the page).
  */
 final class ErrorPage {
-    private static final Map<Integer, String> REASONS = Map.of(400, "Bad Request", 401, "Unauthorized", 403, "Forbidden",
-            404, "Not Found", 405, "Method Not Allowed", 413, "Request Entity Too Large", 415, "Unsupported Media Type",
-            500, "Internal Server Error", 503, "Service Unavailable", 504, "Gateway Timeout");
+    private static final Map<Integer, String> REASONS = Map.ofEntries(Map.entry(400, "Bad Request"),
+            Map.entry(401, "Unauthorized"), Map.entry(403, "Forbidden"), Map.entry(404, "Not Found"),
+            Map.entry(405, "Method Not Allowed"), Map.entry(413, "Request Entity Too Large"),
+            Map.entry(415, "Unsupported Media Type"), Map.entry(429, "Too Many Requests"),
+            Map.entry(500, "Internal Server Error"), Map.entry(503, "Service Unavailable"), Map.entry(504, "Gateway Timeout"));
 
     private ErrorPage() {}
 

@@ -34,7 +34,8 @@ public final class HttpFront implements AutoCloseable {
         connector.setPort(port);
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
-        limit.setHandler(new ApiHandler(new Routes(logins, runner), debug));
+        limit.setHandler(new ApiHandler(new Routes(logins, runner,
+                new LoginThrottle(java.time.Clock.systemUTC(), Routes.MAX_LOGIN_FAILURES, 60)), debug));
         server.setHandler(limit);
         server.setStopTimeout(5_000);
     }

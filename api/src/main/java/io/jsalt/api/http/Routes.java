@@ -2,6 +2,7 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.AuditLog;
+import io.jsalt.api.auth.LoginThrottle;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.auth.Token;
 import io.jsalt.api.lowstate.Lowstate;
@@ -20,12 +21,17 @@ import java.util.regex.Pattern;
 final class Routes {
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
 
+    /** 10 failed logins per address per minute; salt-api has no such limit. */
+    static final int MAX_LOGIN_FAILURES = 10;
+
     private final Logins logins;
     private final LowstateRunner runner;
+    private final LoginThrottle throttle;
 
-    Routes(Logins logins, LowstateRunner runner) {
+    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle) {
         this.logins = logins;
         this.runner = runner;
+        this.throttle = throttle;
     }
 
     /** One request: method, path, the X-Auth-Token header (or null), the parsed body (or null), the caller's address. */
@@ -63,10 +69,15 @@ final class Routes {
         Map<String, Object> creds = firstChunk(ex.body());
         String user = str(creds.get("username"));
         String eauth = str(creds.get("eauth"));
+        if (!throttle.allows(ex.remote())) {
+            AuditLog.login(user, eauth, false, ex.remote());
+            throw new ApiException(429, "Too many failed logins from this address: try again later");
+        }
         Token token;
         try {
             token = logins.login(eauth, user, str(creds.get("password")));
         } catch (ApiException e) {
+            throttle.failed(ex.remote());
             AuditLog.login(user, eauth, false, ex.remote());
             throw e;
         }

@@ -219,6 +219,26 @@ class RestApiTest {
     }
 
     @Test
+    void tooManyFailedLoginsFromOneAddressAreStopped() throws Exception {
+        try (io.jsalt.api.ApiServer other = cluster.anotherApi(Map.of("file", Map.of("^filename", users.toString(),
+                "admin", List.of(".*"))), List.of("local"))) {
+            String base = "http://127.0.0.1:" + other.port();
+            for (int i = 0; i < Routes.MAX_LOGIN_FAILURES; i++) {
+                assertThat(send(loginRequest(base, "wrong")).status).isEqualTo(401);
+            }
+            Answer stopped = send(loginRequest(base, "adminpw"));
+            assertThat(stopped.status).as("even the right password, for now").isEqualTo(429);
+            assertThat(stopped.headers.firstValue("X-Auth-Token")).isEmpty();
+        }
+    }
+
+    private static HttpRequest loginRequest(String base, String password) {
+        return HttpRequest.newBuilder(URI.create(base + "/login")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"admin\",\"password\":\"" + password
+                        + "\",\"eauth\":\"file\"}")).build();
+    }
+
+    @Test
     void malformedBodiesAre400AndTheServerCarriesOn() throws Exception {
         String token = login("pinger", "pingpw");
         assertThat(post("/", token, "[{\"client\":").status).isEqualTo(400);
