@@ -1,5 +1,6 @@
 package io.jsalt.api.http;
 
+import io.jsalt.api.auth.LoginThrottle;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.LowstateRunner;
 import org.eclipse.jetty.server.HttpConfiguration;
