@@ -13,7 +13,7 @@ fi
 install -d -m 0755 "$prefix/bin" "$prefix/lib"
 rm -f "$prefix"/lib/*.jar
 install -m 0644 "$jar" "$src"/client-cli/target/lib/*.jar "$prefix/lib/"
-for tool in jsalt jsalt-key jsalt-run jsalt-call jsalt-event jsalt-master jsalt-minion; do
+for tool in jsalt jsalt-key jsalt-run jsalt-call jsalt-event jsalt-master jsalt-minion jsalt-api; do
   install -m 0755 "$src/bin/$tool" "$prefix/bin/"
 done
 install -m 0644 "$src/bin/jsalt-env" "$prefix/bin/"

@@ -195,6 +195,13 @@ public record MasterConfig(
         int retPort = config.integer("ret_port", 4506, 1, 65_535);
         Ports.requireDistinct(config, "publish_port", publishPort, "ret_port", retPort);
         String logLevel = LogLevel.read(config, "log_level", LogLevel.WARNING).saltName();
+        // read by jsalt-api (io.jsalt.api.ApiConfig), which shares this file as salt-api does: known keys, not typos
+        config.map("rest_cherrypy");
+        config.map("external_auth");
+        config.integer("token_expire", 43_200, 1, Integer.MAX_VALUE);
+        config.string("api_pidfile", "");
+        config.string("api_logfile", "");
+        config.stringList("netapi_enable_clients");
         return new MasterConfig(
                 configDir,
                 interfaceAddress,

@@ -1,0 +1,74 @@
+package io.jsalt.api;
+
+import io.jsalt.config.ConfigFile;
+import io.jsalt.config.MasterConfig;
+import io.jsalt.master.auth.ExternalAuth;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * jsalt-api's settings, read from the master's config file as salt-api reads them: the {@code rest_cherrypy}
+ * section, {@code external_auth} and {@code token_expire}.
+ *
+ * @param master      the master this API drives (its ports, cachedir for the client key, sock_dir for events)
+ * @param host        {@code rest_cherrypy:host} (default 0.0.0.0)
+ * @param port        {@code rest_cherrypy:port} (required, as in salt-api)
+ * @param disableSsl  {@code rest_cherrypy:disable_ssl}; TLS is not implemented yet, so it must be true
+ * @param sslCrt      {@code rest_cherrypy:ssl_crt}, or null
+ * @param sslKey      {@code rest_cherrypy:ssl_key}, or null
+ * @param debug       {@code rest_cherrypy:debug}: error bodies carry the exception's message
+ * @param tokenExpire {@code token_expire}: seconds a login token lives (default 43200)
+ * @param enabledClients {@code netapi_enable_clients}: the lowstate clients allowed (Salt 3006: none by default)
+ * @param pidfile     {@code api_pidfile}: jsalt-api's own pid file (salt-api's key; default /var/run/jsalt/jsalt-api.pid)
+ * @param logFile     {@code api_logfile}: jsalt-api's own log file (salt-api's key; default /var/log/jsalt/api)
+ */
+public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
+        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile) {
+
+    public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
+
+    /** Reads {@code configDir/master}. */
+    public static ApiConfig load(Path configDir) {
+        Path file = configDir.toAbsolutePath().normalize().resolve(MasterConfig.FILE_NAME);
+        ConfigFile config = ConfigFile.load(file);
+        return from(config, MasterConfig.from(ConfigFile.load(file)));
+    }
+
+    static ApiConfig from(ConfigFile config, MasterConfig master) {
+        Map<String, Object> rest = config.map("rest_cherrypy");
+        ConfigFile section = ConfigFile.of(config.file(), rest);
+        if (!section.has("port")) {
+            throw config.refuse("rest_cherrypy", "a mapping with at least port: (salt-api's rest_cherrypy section)");
+        }
+        int port = section.integer("port", 8000, 1, 65_535);
+        String host = section.string("host", "0.0.0.0");
+        boolean disableSsl = section.bool("disable_ssl", false);
+        Path crt = section.has("ssl_crt") ? Path.of(section.string("ssl_crt", "")) : null;
+        Path key = section.has("ssl_key") ? Path.of(section.string("ssl_key", "")) : null;
+        if (!disableSsl) {
+            // salt-api serves TLS here; jsalt-api does not yet, and must not silently serve clear text instead
+            throw config.refuse("rest_cherrypy",
+                    "disable_ssl: True (TLS is not implemented in jsalt-api yet; put a TLS proxy in front)");
+        }
+        boolean debug = section.bool("debug", false);
+        long tokenExpire = config.integer("token_expire", DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE);
+        ExternalAuth eauth;
+        try {
+            eauth = new ExternalAuth(config.map("external_auth"));
+        } catch (IllegalArgumentException e) {
+            throw config.refuse("external_auth", e.getMessage());
+        }
+        Path pidfile = config.path("api_pidfile", master.rootDir(), "/var/run/jsalt/jsalt-api.pid");
+        Path logFile = config.path("api_logfile", master.rootDir(), "/var/log/jsalt/api");
+        List<String> clients = config.stringList("netapi_enable_clients");
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile);
+    }
+
+    /** A config without a file, for tests: clear HTTP, no debug, the pid and log files under the master's root. */
+    public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth,
+            List<String> enabledClients) {
+        return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
+                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"));
+    }
+}

@@ -1,0 +1,70 @@
+package io.jsalt.api.http;
+
+import io.jsalt.api.ApiException;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Jetty side of the API: reads the body and the {@code X-Auth-Token} header, hands an
+ * {@link Routes.Exchange} to {@link Routes}, writes its JSON answer, and turns an {@link ApiException} into
+ * salt-api's status and error page. Runs on Jetty's worker threads (blocking: a {@code local} call waits for
+ * the minions' returns). Bodies are bounded by the {@code SizeLimitHandler} around it.
+ */
+final class ApiHandler extends Handler.Abstract {
+    private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+
+    private final Routes routes;
+    private final boolean debug;
+
+    ApiHandler(Routes routes, boolean debug) {
+        this.routes = routes;
+        this.debug = debug;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        int status;
+        String body;
+        String type = "application/json";
+        try {
+            String method = request.getMethod();
+            Object parsed = null;
+            if (method.equals("POST")) {
+                String text = Content.Source.asString(request, StandardCharsets.UTF_8);
+                parsed = JsonBodies.parse(request.getHeaders().get(HttpHeader.CONTENT_TYPE), text);
+            }
+            Routes.Reply reply = routes.handle(new Routes.Exchange(method, Request.getPathInContext(request),
+                    request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request)));
+            reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+            status = reply.status();
+            body = JsonBodies.write(reply.body());
+        } catch (ApiException e) {
+            status = e.status();
+            body = ErrorPage.html(status, e.getMessage());
+            type = "text/html;charset=utf-8";
+        } catch (Exception e) {
+            if (e.getClass().getSimpleName().equals("BadMessageException")) {
+                // a body over the size limit, or a malformed request Jetty refused while we read it
+                status = 413;
+                body = ErrorPage.html(status, "The request body is too large");
+            } else {
+                log.warn("error while serving {} {}", request.getMethod(), Request.getPathInContext(request), e);
+                status = 500;
+                body = ErrorPage.html(status, debug ? String.valueOf(e) : "An unexpected error occurred");
+            }
+            type = "text/html;charset=utf-8";
+        }
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "private");
+        Content.Sink.write(response, true, body, callback);
+        return true;
+    }
+}

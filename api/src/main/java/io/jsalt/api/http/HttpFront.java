@@ -1,0 +1,67 @@
+package io.jsalt.api.http;
+
+import io.jsalt.api.auth.LoginThrottle;
+import io.jsalt.api.auth.Logins;
+import io.jsalt.api.lowstate.LowstateRunner;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.SizeLimitHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded Jetty server: one clear-text HTTP/1.1 connector on {@code host:port}, bodies bounded to
+ * 1 MiB, a bounded worker pool. TLS and HTTP/2 are for later (docs/api.md).
+ */
+public final class HttpFront implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
+    private static final long MAX_BODY = 1_048_576;
+
+    private final Server server;
+    private final ServerConnector connector;
+
+    public HttpFront(String host, int port, boolean debug, Logins logins, LowstateRunner runner) {
+        QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+        pool.setName("jsalt-api-http");
+        server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        // no "Server: Jetty(version)" header: the version is nobody's business on an exposed port
+        http.setSendServerVersion(false);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
+        limit.setHandler(new ApiHandler(new Routes(logins, runner,
+                new LoginThrottle(java.time.Clock.systemUTC(), Routes.MAX_LOGIN_FAILURES, 60)), debug));
+        server.setHandler(limit);
+        server.setStopTimeout(5_000);
+    }
+
+    public void start() {
+        try {
+            server.start();
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("cannot serve HTTP on " + connector.getHost() + ":" + connector.getPort()
+                    + ": " + e.getMessage(), e);
+        }
+        log.info("jsalt-api listening on http://{}:{}", connector.getHost(), connector.getLocalPort());
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            log.warn("the HTTP server did not stop cleanly: {}", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.jsalt.api.http;
+
+import io.jsalt.api.ApiException;
+import io.jsalt.api.AuditLog;
+import io.jsalt.api.auth.LoginThrottle;
+import io.jsalt.api.auth.Logins;
+import io.jsalt.api.auth.Token;
+import io.jsalt.api.lowstate.Lowstate;
+import io.jsalt.api.lowstate.LowstateRunner;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * salt-api's URL map (rest_cherrypy's {@code Root}, {@code Login}, {@code Logout}, {@code Minions},
+ * {@code Jobs}, {@code Keys}) over plain values: an {@link Exchange} in, a {@link Reply} out. HTTP itself
+ * (Jetty, bodies, headers) stays in {@link ApiHandler}.
+ */
+final class Routes {
+    private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
+
+    /** 10 failed logins per address per minute; salt-api has no such limit. */
+    static final int MAX_LOGIN_FAILURES = 10;
+
+    private final Logins logins;
+    private final LowstateRunner runner;
+    private final LoginThrottle throttle;
+
+    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle) {
+        this.logins = logins;
+        this.runner = runner;
+        this.throttle = throttle;
+    }
+
+    /** One request: method, path, the X-Auth-Token header (or null), the parsed body (or null), the caller's address. */
+    record Exchange(String method, String path, String token, Object body, String remote) {}
+
+    /** One answer: status, JSON value, extra headers. */
+    record Reply(int status, Object body, Map<String, String> headers) {
+        static Reply ok(Object body) {
+            return new Reply(200, body, Map.of());
+        }
+    }
+
+    Reply handle(Exchange ex) {
+        String[] parts = ex.path().replaceAll("/+$", "").split("/", -1);
+        String first = parts.length > 1 ? parts[1] : "";
+        String id = parts.length > 2 ? parts[2] : null;
+        if (parts.length > 3) {
+            throw new ApiException(404, "The path '" + ex.path() + "' was not found.");
+        }
+        return switch (ex.method() + " " + first) {
+            case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients", List.of("local", "local_async", "runner", "wheel")));
+            case "POST " -> Reply.ok(Map.of("return", lowstate(ex, null)));
+            case "POST login" -> login(ex);
+            case "POST logout" -> logout(ex);
+            case "GET minions" -> Reply.ok(Map.of("return", lowstate(ex, List.of(chunk("local", id == null ? "*" : id, "grains.items")))));
+            case "POST minions" -> minionsAsync(ex);
+            case "GET jobs" -> jobs(ex, id);
+            case "GET keys" -> keys(ex, id);
+            default -> throw new ApiException(ex.method().equals("GET") || ex.method().equals("POST") ? 404 : 405,
+                    "The path '" + ex.path() + "' was not found.");
+        };
+    }
+
+    private Reply login(Exchange ex) {
+        Map<String, Object> creds = firstChunk(ex.body());
+        String user = str(creds.get("username"));
+        String eauth = str(creds.get("eauth"));
+        if (!throttle.allows(ex.remote())) {
+            AuditLog.login(user, eauth, false, ex.remote());
+            throw new ApiException(429, "Too many failed logins from this address: try again later");
+        }
+        Token token;
+        try {
+            token = logins.login(eauth, user, str(creds.get("password")));
+        } catch (ApiException e) {
+            throttle.failed(ex.remote());
+            AuditLog.login(user, eauth, false, ex.remote());
+            throw e;
+        }
+        AuditLog.login(user, eauth, true, ex.remote());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("token", token.token());
+        out.put("expire", token.expire());
+        out.put("start", token.start());
+        out.put("user", token.user());
+        out.put("eauth", token.eauth());
+        // salt-api answers {} (not []) when the user has no rights
+        out.put("perms", token.perms().isEmpty() ? Map.of() : sorted(token.perms().entries()));
+        return new Reply(200, Map.of("return", List.of(out)), Map.of("X-Auth-Token", token.token()));
+    }
+
+    private Reply logout(Exchange ex) {
+        Token token = authenticated(ex.token());
+        logins.tokens().revoke(token.token());
+        AuditLog.logout(token.user(), token.eauth());
+        return Reply.ok(Map.of("return", "Your token has been cleared"));
+    }
+
+    private Reply minionsAsync(Exchange ex) {
+        List<Object> jobs = lowstate(ex, null, "local_async");
+        List<Object> links = new ArrayList<>();
+        for (Object job : jobs) {
+            if (job instanceof Map<?, ?> m && m.get("jid") != null) {
+                links.add(Map.of("href", "/jobs/" + m.get("jid")));
+            }
+        }
+        return new Reply(202, Map.of("return", jobs, "_links", Map.of("jobs", links)), Map.of());
+    }
+
+    private Reply jobs(Exchange ex, String jid) {
+        Map<String, Object> chunk = new LinkedHashMap<>();
+        chunk.put("client", "runner");
+        chunk.put("fun", jid == null ? "jobs.list_jobs" : "jobs.list_job");
+        if (jid != null) {
+            chunk.put("jid", jid);
+        }
+        Object info = lowstate(ex, List.of(chunk)).get(0);
+        if (jid == null) {
+            return Reply.ok(Map.of("return", List.of(info)));
+        }
+        Map<String, Object> returns = new LinkedHashMap<>();
+        if (info instanceof Map<?, ?> m && m.get("Result") instanceof Map<?, ?> result) {
+            result.forEach((minion, entry) -> returns.put(String.valueOf(minion), entry instanceof Map<?, ?> e ? e.get("return") : null));
+        }
+        return Reply.ok(Map.of("info", List.of(info), "return", List.of(returns)));
+    }
+
+    private Reply keys(Exchange ex, String id) {
+        Map<String, Object> chunk = new LinkedHashMap<>();
+        chunk.put("client", "wheel");
+        chunk.put("fun", id == null ? "key.list_all" : "key.finger");
+        if (id != null) {
+            chunk.put("match", id);
+        }
+        Object answer = lowstate(ex, List.of(chunk)).get(0);
+        Object ret = answer instanceof Map<?, ?> m && m.get("data") instanceof Map<?, ?> d ? d.get("return") : Map.of();
+        return Reply.ok(Map.of("return", ret));
+    }
+
+    private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed) {
+        return lowstate(ex, fixed, null);
+    }
+
+    /** salt-api's exec_lowstate: every chunk runs with the caller's token; a chunk's own hex token also works. */
+    private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed, String client) {
+        List<?> chunks = fixed != null ? fixed : asList(ex.body());
+        List<Object> results = new ArrayList<>();
+        for (Object c : chunks) {
+            if (!(c instanceof Map<?, ?> raw)) {
+                throw ApiException.badRequest("Lowstates must be a list of mappings");
+            }
+            Map<String, Object> chunk = new LinkedHashMap<>();
+            raw.forEach((k, v) -> chunk.put(String.valueOf(k), v));
+            if (client != null) {
+                chunk.put("client", client);
+            }
+            Token token = ex.token() != null ? authenticated(ex.token()) : chunkToken(chunk.get("token"));
+            results.add(runner.run(Lowstate.of(chunk), token));
+        }
+        return results;
+    }
+
+    /** The header's token: 401 when missing, unknown or expired (salt-api finds no session for it). */
+    private Token authenticated(String value) {
+        return logins.tokens().find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
+    }
+
+    /** A chunk's own token: salt-api refuses one that is not hex before looking it up. */
+    private Token chunkToken(Object value) {
+        if (value != null && !(value instanceof String s && HEX.matcher(s).matches())) {
+            throw ApiException.unauthorized("Invalid token");
+        }
+        return authenticated((String) value);
+    }
+
+    /** salt.netapi.sorted_permissions: the strings sorted and de-duplicated, then the mappings. */
+    private static List<Object> sorted(List<Object> perms) {
+        List<Object> strings = perms.stream().filter(String.class::isInstance).distinct().sorted().collect(java.util.stream.Collectors.toList());
+        perms.stream().filter(p -> !(p instanceof String)).distinct().forEach(strings::add);
+        return strings;
+    }
+
+    private static Map<String, Object> chunk(String client, String tgt, String fun) {
+        Map<String, Object> chunk = new LinkedHashMap<>();
+        chunk.put("client", client);
+        chunk.put("tgt", tgt);
+        chunk.put("fun", fun);
+        return chunk;
+    }
+
+    private static List<?> asList(Object body) {
+        if (body instanceof List<?> l) {
+            return l;
+        }
+        throw ApiException.badRequest("Lowstates must be a list");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> firstChunk(Object body) {
+        Object first = body instanceof List<?> l && !l.isEmpty() ? l.get(0) : body;
+        return first instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    private static String str(Object value) {
+        return value == null ? null : String.valueOf(value);
+    }
+}

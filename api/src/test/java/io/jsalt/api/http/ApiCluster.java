@@ -1,0 +1,96 @@
+package io.jsalt.api.http;
+
+import io.jsalt.api.ApiConfig;
+import io.jsalt.api.ApiServer;
+import io.jsalt.config.MasterConfig;
+import io.jsalt.config.MinionConfig;
+import io.jsalt.master.Master;
+import io.jsalt.master.auth.ExternalAuth;
+import io.jsalt.minion.Minion;
+import io.jsalt.minion.testing.SaltVectors;
+import io.jsalt.transport.Transport;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real master (auto_accept) and real minions in this JVM on free loopback ports, and a jsalt-api on a free
+ * port in front of the master, reaching it over the wire with the client key as the daemon does.
+ */
+final class ApiCluster implements AutoCloseable {
+    private final Path root;
+    private final Transport transport = Transport.create();
+    private final MasterConfig masterConfig;
+    private final List<Minion> minions = new ArrayList<>();
+    private Master master;
+    private ApiServer api;
+
+    ApiCluster(Path root) throws IOException {
+        this.root = root;
+        int[] ports = freePorts();
+        masterConfig = MasterConfig.builder(root.resolve("master")).configDir(root.resolve("master-conf"))
+                .interfaceAddress("127.0.0.1").publishPort(ports[0]).retPort(ports[1]).workerThreads(4).timeout(10)
+                .autoAccept(true).build();
+        Files.createDirectories(masterConfig.pkiDir());
+        Files.writeString(masterConfig.pkiDir().resolve("master.pem"), SaltVectors.text("keys/master.pem"));
+        Files.writeString(masterConfig.pkiDir().resolve("master.pub"), SaltVectors.text("keys/master.pub"));
+    }
+
+    ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
+        master = new Master(masterConfig, transport);
+        master.start();
+        for (String id : minionIds) {
+            MinionConfig config = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
+                    .master("127.0.0.1").masterPort(masterConfig.retPort()).publishPort(masterConfig.publishPort())
+                    .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5).build();
+            Files.createDirectories(config.pkiDir());
+            Files.writeString(config.pkiDir().resolve("minion.pem"), SaltVectors.text("keys/minion.pem"));
+            Files.writeString(config.pkiDir().resolve("minion.pub"), SaltVectors.text("keys/minion.pub"));
+            Minion minion = new Minion(config, transport);
+            minions.add(minion);
+            minion.start();
+        }
+        api = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth), enabledClients),
+                Clock.systemUTC());
+        api.start();
+        return this;
+    }
+
+    /** One more jsalt-api on the same master, with other users and clients; the caller closes it. */
+    ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients) {
+        ApiServer other = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
+                enabledClients), Clock.systemUTC());
+        other.start();
+        return other;
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + api.port();
+    }
+
+    private static int[] freePorts() throws IOException {
+        try (ServerSocket a = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                ServerSocket b = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return new int[] {a.getLocalPort(), b.getLocalPort()};
+        }
+    }
+
+    /** The API first (it holds a line to the master), then the minions, the master and the shared transport. */
+    @Override
+    public void close() {
+        if (api != null) {
+            api.close();
+        }
+        minions.forEach(Minion::close);
+        if (master != null) {
+            master.close();
+        }
+        transport.close();
+    }
+}

@@ -1,0 +1,113 @@
+package io.jsalt.master.auth;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * One user's rights as Salt's {@code external_auth} writes them, and the checks Salt's
+ * {@code CkMinions.auth_check} / {@code spec_check} make with them. An entry is a function regex allowed on
+ * every minion ({@code test.*}), a one-key mapping {@code {target: [function regexes]}} allowed on the
+ * minions the compound target matches, {@code @runner} / {@code @wheel} / {@code @jobs} (every function of
+ * that kind or module), or a mapping {@code {"@runner": [regexes]}}.
+ *
+ * <p>Pure: it resolves targets through the function it is given, so the API and the master can both use it.
+ * Stricter than Salt in two places, on purpose: a function regex must match the whole name (Salt's
+ * {@code re.match} only anchors the start, so {@code test.ping} also allows {@code test.ping_evil}), and a
+ * target that matches no minion is never allowed (the empty-set case of CVE-2022-22941).
+ */
+public final class AuthList {
+    private final List<Object> entries;
+
+    public AuthList(List<?> entries) {
+        this.entries = List.copyOf(Objects.requireNonNull(entries, "entries"));
+    }
+
+    public List<Object> entries() {
+        return entries;
+    }
+
+    public boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
+    /**
+     * Whether {@code fun} may run on exactly the minions {@code targeted}; {@code expand} resolves an ACL's
+     * target (as a compound expression) to minion ids. An empty {@code targeted} is always refused.
+     */
+    public boolean allowsPublish(String fun, Set<String> targeted, BiFunction<String, String, Set<String>> expand) {
+        if (targeted.isEmpty()) {
+            return false;
+        }
+        for (Object entry : entries) {
+            if (entry instanceof String regex && !regex.startsWith("@") && matches(regex, fun)) {
+                return true;
+            }
+            if (entry instanceof Map<?, ?> map && map.size() == 1) {
+                Map.Entry<?, ?> only = map.entrySet().iterator().next();
+                String validTarget = String.valueOf(only.getKey());
+                if (validTarget.startsWith("@") || !anyMatches(only.getValue(), fun)) {
+                    continue;
+                }
+                Set<String> allowed = expand.apply(validTarget, "compound");
+                if (!allowed.isEmpty() && allowed.containsAll(targeted)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code fun} of kind {@code form} ({@code runner} or {@code wheel}) is allowed (Salt's spec_check). */
+    public boolean allowsSpecial(String form, String fun) {
+        String module = fun.contains(".") ? fun.substring(0, fun.indexOf('.')) : fun;
+        for (Object entry : entries) {
+            if (entry instanceof String s && s.startsWith("@")) {
+                String name = s.substring(1);
+                if (name.equals(module) || name.equals(form) || name.equals(form + "s")) {
+                    return true;
+                }
+            }
+            if (entry instanceof Map<?, ?> map && map.size() == 1) {
+                Map.Entry<?, ?> only = map.entrySet().iterator().next();
+                String key = String.valueOf(only.getKey());
+                if (!key.startsWith("@")) {
+                    continue;
+                }
+                String name = key.substring(1);
+                // {"@jobs": ["list_jobs"]} names functions of that module; {"@runner": ["jobs.*"]} whole names
+                if (name.equals(module) && anyMatches(only.getValue(), fun.substring(Math.min(fun.length(), module.length() + 1)))) {
+                    return true;
+                }
+                if ((name.equals(form) || name.equals(form + "s")) && anyMatches(only.getValue(), fun)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean anyMatches(Object regexes, String fun) {
+        if (regexes instanceof String one) {
+            return matches(one, fun);
+        }
+        if (regexes instanceof List<?> list) {
+            // Salt also accepts {fun: {args, kwargs}} conditions; jsalt does not check arguments yet, so refuse them
+            return list.stream().anyMatch(r -> r instanceof String s && matches(s, fun));
+        }
+        return false;
+    }
+
+    /** A malformed regex in the config matches nothing (Salt logs it and refuses too). */
+    static boolean matches(String regex, String fun) {
+        try {
+            return Pattern.compile(regex).matcher(fun).matches();
+        } catch (PatternSyntaxException e) {
+            return false;
+        }
+    }
+}
