@@ -18,11 +18,11 @@ import java.util.TreeSet;
 @SaltModule(name = "sys", doc = "Return information about the modules and functions the minion can run.")
 public final class SysModule implements ExecutionModule {
     /**
-     * The runner modules of jsalt-run: the master's (doc, jobs, manage, target) and state, whose state.event
+     * The runner modules of jsalt-run: the master's (doc, jobs, manage, supervisor, target) and state, whose state.event
      * jsalt-run serves itself. Built in, as a Salt minion lists the runners of its own installation; a client-cli
      * test holds this list to the master's.
      */
-    static final List<String> RUNNERS = List.of("doc", "jobs", "manage", "state", "target");
+    static final List<String> RUNNERS = List.of("doc", "jobs", "manage", "state", "supervisor", "target");
 
     @SaltFunction(doc = "List the functions of all modules, or of the named modules. A name with a '.' or a "
             + "glob character matches full function names ('test.*', 'sys.list_*'); a bare name is a module "

@@ -63,7 +63,7 @@ class SysModuleTest {
 
     @Test
     void listRunnersListsJsaltsRunnerModulesFilteredByGlobs() {
-        assertThat(call("sys.list_runners")).isEqualTo(List.of("doc", "jobs", "manage", "state", "target"));
+        assertThat(call("sys.list_runners")).isEqualTo(List.of("doc", "jobs", "manage", "state", "supervisor", "target"));
         assertThat(call("sys.list_runners", "m*")).isEqualTo(List.of("manage"));
         assertThat(call("sys.list_runners", "t*", "j*")).isEqualTo(List.of("jobs", "target"));
         assertThat(call("sys.list_runners", "nope")).isEqualTo(List.of());
