@@ -33,8 +33,9 @@ final class Signals {
                 }
             }
         }
+        String status = procStatus(); // read once: the dispositions do not change while this runs
         for (String name : IGNORED_IS_A_PROBLEM) {
-            if (handlers.containsKey(name) && !missing.contains(name) && isIgnored(SIGNAL_NUMBERS.get(name), procStatus())) {
+            if (handlers.containsKey(name) && !missing.contains(name) && isIgnored(SIGNAL_NUMBERS.get(name), status)) {
                 // the JVM accepts a handler for a signal ignored since start and never installs it (nohup)
                 missing.add(name);
                 if (why.isEmpty()) {
