@@ -46,10 +46,31 @@ public final class Supervisor implements AutoCloseable {
     /** The bound on waiting for a start or stop to settle: the longest stopwaitsecs/startsecs plus a margin. */
     private volatile long maxWaitMillis = 10_000;
     private volatile boolean supervising;
+    /** The state file for the next minion's adoption; null: nothing is written down (tests, benchmarks). */
+    private final ProcessRecords records;
+    /** supervisor_on_stop: leave (true) keeps the processes running at close, for the next minion to adopt. */
+    private final boolean leaveOnStop;
+    /** A write of the state file is queued on the thread: changes in one burst are written once. */
+    private boolean recordsQueued;
 
+    /** A supervisor that stops its processes when closed and writes no state file. */
     Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName) {
+        this(definitions, listener, threadName, null, false);
+    }
+
+    /**
+     * @param records     where the running processes are written down, and adopted from at start; null: nowhere
+     * @param leaveOnStop whether {@link #close} leaves the processes running (for a next minion) instead of stopping them
+     */
+    Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName,
+            ProcessRecords records, boolean leaveOnStop) {
+        if (leaveOnStop && records == null) {
+            throw new IllegalArgumentException("processes left running need a state file to be adopted from");
+        }
         this.definitions = definitions;
         this.listener = listener;
+        this.records = records;
+        this.leaveOnStop = leaveOnStop;
         this.thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -71,7 +92,9 @@ public final class Supervisor implements AutoCloseable {
                 ? MinionConfig.load(config.configDir()).supervision().programs() : atStart;
         ProgramDefinitions definitions = new ProgramDefinitions(firstThenLive(atStart, section), file,
                 config.supervision().dir(), ProgramParser.forThisHost(config.cachedir().resolve("supervisor").resolve("log")));
-        return new Supervisor(definitions, listener, "jsalt-supervisor-" + config.id());
+        return new Supervisor(definitions, listener, "jsalt-supervisor-" + config.id(),
+                new ProcessRecords(config.cachedir().resolve("supervisor").resolve("processes")),
+                config.supervision().leaveOnStop());
     }
 
     /** The section as loaded at start for the first read, the file as it is now for every later one. */
@@ -82,21 +105,70 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * Reads the definitions and starts the programs with {@code autostart}.
+     * Reads the definitions, adopts the processes an earlier minion left running for them (their pid and start
+     * time as the state file has them) and starts the other programs with {@code autostart}.
      *
-     * @throws ConfigException when a definition cannot be used: nothing is started
+     * @throws ConfigException when a definition cannot be used: nothing is started (nor stopped)
      */
     public void start() {
         Map<String, ProgramConfig> read = definitions.read();
+        Map<String, ProcessRecords.Entry> found = records == null ? Map.of() : records.read();
+        stopLeftovers(found, read);
         if (read.isEmpty()) {
+            if (!found.isEmpty()) {
+                records.write(List.of());
+            }
             return; // no thread for a minion that supervises nothing (a benchmark runs thousands in one JVM)
         }
-        call(() -> {
+        int adopted = call(() -> {
             read.values().forEach(this::add);
-            processes.values().stream().filter(p -> p.config().autostart()).forEach(SupervisedProcess::start);
-            return null;
+            int taken = 0;
+            for (SupervisedProcess p : processes.values()) {
+                if (adopt(p, found.get(p.config().name()))) {
+                    taken++;
+                } else if (p.config().autostart()) {
+                    p.start();
+                }
+            }
+            return taken;
         });
-        log.info("supervising {} processes", read.size());
+        log.info("supervising {} processes ({} adopted from the previous minion)", read.size(), adopted);
+    }
+
+    /**
+     * Takes over the process an earlier minion started for {@code p}, if it still runs: the same pid with the
+     * same start time (a pid alone may have been reused). Started with another definition, it is restarted.
+     */
+    private boolean adopt(SupervisedProcess p, ProcessRecords.Entry entry) {
+        if (entry == null || !ProcStart.isSame(entry.pid(), entry.startTicks())) {
+            return false;
+        }
+        Optional<ProcessHandle> handle = ProcessHandle.of(entry.pid());
+        if (handle.isEmpty()) {
+            return false;
+        }
+        p.adopt(handle.get(), entry.startTicks(), java.time.Instant.ofEpochMilli(entry.startedMillis()), entry.restarts());
+        if (!entry.launch().equals(ProcessRecords.launch(p.config()))) {
+            log.info("{} (pid {}) was started with another definition: restarting it", p.config().name(), entry.pid());
+            if (p.stop()) {
+                // started from the thread's queue, not inside the transition that completes the wait
+                p.when(ProcessState::isStopped).thenRun(() -> thread.execute(p::start));
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The processes an earlier minion left running for programs no longer defined: sent their stop signal (no
+     * KILL follows: their stopwaitsecs went with their definition).
+     */
+    private static void stopLeftovers(Map<String, ProcessRecords.Entry> found, Map<String, ProgramConfig> read) {
+        found.values().stream()
+                .filter(e -> !read.containsKey(e.name()) && ProcStart.isSame(e.pid(), e.startTicks()))
+                .forEach(e -> ProcessHandle.of(e.pid()).ifPresent(h -> {
+                    log.warn("{} (pid {}) is no longer defined: stopping it with SIG{}", e.name(), e.pid(), e.stopsignal());
+                    Signals.send(h, e.stopsignal());
+                }));
     }
 
     /** Whether any process was ever defined: false until start() or update() found one. */
@@ -284,7 +356,11 @@ public final class Supervisor implements AutoCloseable {
     private SupervisedProcess add(ProgramConfig config) {
         SupervisedProcess p = new SupervisedProcess(config, new Host());
         processes.put(config.name(), p);
-        supervising = true;
+        if (!supervising) {
+            supervising = true;
+            // adopted processes are not this JVM's children (no exit notification), and logs rotate from outside
+            thread.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+        }
         maxWaitMillis = Math.max(maxWaitMillis, 10_000L + 1000L * Math.max(config.stopwaitsecs(), config.startsecs()));
         return p;
     }
@@ -345,7 +421,39 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
-    /** Stops every process (each with its stop signal, then KILL after its stopwaitsecs), then the thread. */
+    private void everySecond() {
+        for (SupervisedProcess p : List.copyOf(processes.values())) {
+            p.checkAdopted();
+            p.rotateLogs();
+        }
+    }
+
+    /** Queues one write of the state file for the changes made by the task running now. */
+    private void recordsChanged() {
+        if (records != null && !recordsQueued && !thread.isShutdown()) {
+            recordsQueued = true;
+            thread.execute(this::writeRecords);
+        }
+    }
+
+    private Void writeRecords() {
+        recordsQueued = false;
+        List<ProcessRecords.Entry> running = new ArrayList<>();
+        for (SupervisedProcess p : processes.values()) {
+            ProcessRecords.Entry entry = p.record(ProcessRecords.launch(p.config()));
+            if (entry != null) {
+                running.add(entry);
+            }
+        }
+        records.write(running);
+        return null;
+    }
+
+    /**
+     * With {@code supervisor_on_stop: leave}, leaves every process running, written down for the next minion;
+     * with {@code stop}, stops every process (each with its stop signal, then KILL after its stopwaitsecs).
+     * Then the thread.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -357,9 +465,17 @@ public final class Supervisor implements AutoCloseable {
             return;
         }
         try {
-            stopProcesses("all").forEach(line -> log.debug("close: {}", line));
+            if (leaveOnStop) {
+                call(this::writeRecords);
+                log.info("leaving the supervised processes running for the next minion (supervisor_on_stop: leave)");
+            } else {
+                stopProcesses("all").forEach(line -> log.debug("close: {}", line));
+                if (records != null) {
+                    call(this::writeRecords);
+                }
+            }
         } catch (SupervisorException e) {
-            log.warn("stopping the supervised processes: {}", e.getMessage());
+            log.warn("closing the supervisor: {}", e.getMessage());
         }
         closed = true;
         thread.shutdownNow();
@@ -380,8 +496,14 @@ public final class Supervisor implements AutoCloseable {
         }
 
         @Override
+        public void launched() {
+            recordsChanged();
+        }
+
+        @Override
         public void changed(ProcessSnapshot snapshot) {
             log.debug("{} is {}", snapshot.displayName(), snapshot.state());
+            recordsChanged();
             try {
                 listener.accept(snapshot);
             } catch (RuntimeException e) {
