@@ -52,10 +52,12 @@ public final class Supervisor implements AutoCloseable {
     private final boolean leaveOnStop;
     /** A write of the state file is queued on the thread: changes in one burst are written once. */
     private boolean recordsQueued;
+    /** The programs supervisor.add defined; null: add and remove are refused. */
+    private final PushedPrograms pushed;
 
     /** A supervisor that stops its processes when closed and writes no state file. */
     Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName) {
-        this(definitions, listener, threadName, null, false);
+        this(definitions, listener, threadName, null, false, null);
     }
 
     /**
@@ -63,7 +65,7 @@ public final class Supervisor implements AutoCloseable {
      * @param leaveOnStop whether {@link #close} leaves the processes running (for a next minion) instead of stopping them
      */
     Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName,
-            ProcessRecords records, boolean leaveOnStop) {
+            ProcessRecords records, boolean leaveOnStop, PushedPrograms pushed) {
         if (leaveOnStop && records == null) {
             throw new IllegalArgumentException("processes left running need a state file to be adopted from");
         }
@@ -71,6 +73,7 @@ public final class Supervisor implements AutoCloseable {
         this.listener = listener;
         this.records = records;
         this.leaveOnStop = leaveOnStop;
+        this.pushed = pushed;
         this.thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -90,11 +93,12 @@ public final class Supervisor implements AutoCloseable {
         // update applies an edited supervisor: section too; a minion built in code (no file) keeps its own
         Supplier<Map<String, Object>> section = () -> Files.isRegularFile(file)
                 ? MinionConfig.load(config.configDir()).supervision().programs() : atStart;
+        Path state = config.cachedir().resolve("supervisor");
+        PushedPrograms pushed = new PushedPrograms(state.resolve("programs"));
         ProgramDefinitions definitions = new ProgramDefinitions(firstThenLive(atStart, section), file,
-                config.supervision().dir(), ProgramParser.forThisHost(config.cachedir().resolve("supervisor").resolve("log")));
+                config.supervision().dir(), ProgramParser.forThisHost(state.resolve("log")), pushed.dir());
         return new Supervisor(definitions, listener, "jsalt-supervisor-" + config.id(),
-                new ProcessRecords(config.cachedir().resolve("supervisor").resolve("processes")),
-                config.supervision().leaveOnStop());
+                new ProcessRecords(state.resolve("processes")), config.supervision().leaveOnStop(), pushed);
     }
 
     /** The section as loaded at start for the first read, the file as it is now for every later one. */
@@ -305,8 +309,14 @@ public final class Supervisor implements AutoCloseable {
      * @throws ConfigException when the definitions cannot be used: nothing is changed
      */
     public synchronized List<String> update() {
-        Map<String, ProgramConfig> read = definitions.read();
-        ProgramChanges changes = call(() -> ProgramChanges.between(configs(), read));
+        return update(definitions.read(), group -> true);
+    }
+
+    /** Applies the changes of the groups {@code only} accepts, from definitions already read. */
+    private List<String> update(Map<String, ProgramConfig> read, java.util.function.Predicate<String> only) {
+        ProgramChanges all = call(() -> ProgramChanges.between(configs(), read));
+        ProgramChanges changes = new ProgramChanges(filter(all.added(), only), filter(all.changed(), only),
+                filter(all.removed(), only));
         List<String> lines = new ArrayList<>();
         for (String group : changes.removed()) {
             stopGroup(group);
@@ -332,6 +342,82 @@ public final class Supervisor implements AutoCloseable {
             lines.add(group + ": added process group");
         }
         return lines;
+    }
+
+    private static java.util.Set<String> filter(java.util.Set<String> groups, java.util.function.Predicate<String> only) {
+        java.util.Set<String> kept = new java.util.LinkedHashSet<>(groups);
+        kept.removeIf(only.negate());
+        return kept;
+    }
+
+    /**
+     * Salt's {@code supervisord.add}: with keys, defines program {@code name} (Supervisor's program keys, e.g.
+     * {@code command}), writes it to the minion's own folder of added programs, where every start reads it
+     * again, and applies it (started with {@code autostart}; an added program given again with other keys is
+     * restarted, with the same keys it is not touched). Without keys, Supervisor's {@code add}: applies a program
+     * already defined (in the config or {@code supervisor_dir}) but not yet active. Nothing else is touched.
+     *
+     * @throws IllegalArgumentException for a bad name or key, or a program defined elsewhere: nothing changes
+     * @throws ConfigException          for a value the program cannot have: nothing changes
+     */
+    public synchronized List<String> add(String name, Map<String, ?> keys) {
+        PushedPrograms.requireName(name);
+        if (keys.isEmpty()) {
+            Map<String, ProgramConfig> read = definitions.read();
+            if (read.values().stream().noneMatch(c -> c.group().equals(name))) {
+                return List.of(name + ": ERROR (no such process)");
+            }
+            List<String> lines = update(read, name::equals);
+            return lines.isEmpty() ? List.of(name + ": ERROR (already active)") : lines;
+        }
+        if (pushed == null) {
+            throw new IllegalArgumentException("this supervisor keeps no added programs");
+        }
+        Map<String, String> checked = PushedPrograms.checked(keys);
+        if (!checked.containsKey("command")) {
+            throw new IllegalArgumentException("command: required");
+        }
+        definitions.check(name, checked, pushed.file(name)); // refused here: no file is written
+        String before = pushed.read(name);
+        if (before == null && definitions.read().values().stream().anyMatch(c -> c.group().equals(name))) {
+            throw new IllegalArgumentException(name + ": already defined in the minion config or supervisor_dir: change it there");
+        }
+        pushed.write(name, checked);
+        Map<String, ProgramConfig> read;
+        try {
+            read = definitions.read();
+        } catch (RuntimeException e) {
+            pushed.restore(name, before); // another definition is broken: change nothing
+            throw e;
+        }
+        log.info("program {} added by supervisor.add ({})", name, pushed.file(name));
+        List<String> lines = update(read, name::equals);
+        return lines.isEmpty() ? List.of(name + ": unchanged") : lines;
+    }
+
+    /**
+     * Salt's {@code supervisord.remove}, for a program {@code supervisor.add} defined: stops it, deletes its file
+     * and removes it. A program defined in the config or {@code supervisor_dir} is refused (it would come back at
+     * the next update): remove it there and run update.
+     */
+    public synchronized List<String> remove(String name) {
+        PushedPrograms.requireName(name);
+        if (pushed == null || !pushed.has(name)) {
+            boolean active = call(() -> processes.values().stream().anyMatch(p -> p.config().group().equals(name)));
+            return List.of(name + (active ? ": ERROR (not added by supervisor.add: remove it from the minion config or "
+                    + "supervisor_dir, then run supervisor.update)" : ": ERROR (no such process)"));
+        }
+        String before = pushed.read(name);
+        pushed.delete(name);
+        Map<String, ProgramConfig> read;
+        try {
+            read = definitions.read();
+        } catch (RuntimeException e) {
+            pushed.restore(name, before);
+            throw e;
+        }
+        log.info("program {} removed by supervisor.remove", name);
+        return update(read, name::equals);
     }
 
     private void stopGroup(String group) {

@@ -4,6 +4,7 @@ import io.jsalt.config.ConfigException;
 import io.jsalt.modules.api.Arg;
 import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.ExecutionModule;
+import io.jsalt.modules.api.KwArgs;
 import io.jsalt.modules.api.SaltFunction;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -109,6 +110,41 @@ public abstract class SupervisorFunctions implements ExecutionModule {
             return lines.isEmpty() ? "" : String.join("\n", lines);
         } catch (ConfigException e) {
             return "ERROR: " + e.getMessage();
+        }
+    }
+
+    @SaltFunction(doc = "Define a program on this minion and start it (with autostart): Supervisor's program keys as "
+            + "keyword arguments, kept in the minion's own folder of added programs and read again at every start. Given "
+            + "again with other keys, the program is restarted with them. Without keys, Supervisor's add: activate a "
+            + "program already defined but not yet active.\n\n"
+            + "CLI Example: salt '*' supervisor.add app command='/usr/bin/app --port 8080' autorestart=true")
+    public String add(@Arg("name") String name, @KwArgs Map<String, Object> keys) {
+        Map<String, Object> programKeys = new LinkedHashMap<>();
+        keys.forEach((k, v) -> {
+            if (!k.startsWith("__")) { // Salt's __pub_* publication fields
+                programKeys.put(k, v);
+            }
+        });
+        for (String saltOnly : List.of("conf_file", "bin_env")) {
+            if (programKeys.containsKey(saltOnly)) {
+                throw new CommandExecutionException(saltOnly + ": not accepted (there is no supervisorctl here: "
+                        + "this minion is the supervisor)");
+            }
+        }
+        try {
+            return String.join("\n", supervisor.add(name, programKeys));
+        } catch (IllegalArgumentException | ConfigException e) {
+            throw new CommandExecutionException("ERROR: " + e.getMessage());
+        }
+    }
+
+    @SaltFunction(doc = "Stop and remove a program supervisor.add defined, and delete its definition.\n\n"
+            + "CLI Example: salt '*' supervisor.remove app")
+    public String remove(@Arg("name") String name) {
+        try {
+            return String.join("\n", supervisor.remove(name));
+        } catch (IllegalArgumentException | ConfigException e) {
+            throw new CommandExecutionException("ERROR: " + e.getMessage());
         }
     }
 

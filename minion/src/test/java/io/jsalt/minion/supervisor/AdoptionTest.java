@@ -148,7 +148,7 @@ class AdoptionTest {
         ProcessRecords records = new ProcessRecords(h.recordsFile());
         h.supervisor = new Supervisor(new ProgramDefinitions(Map.of("app", program("command", "sleep 1000", "startsecs", "0")),
                 dir.resolve("minion"), h.iniDir, SupervisorHarness.parser(h.logDir)), s -> { }, "jsalt-supervisor-test",
-                records, false);
+                records, false, null);
         h.supervisor.start();
         long app = h.awaitState("app", ProcessState.RUNNING).pid();
         outsiders.add(app);
