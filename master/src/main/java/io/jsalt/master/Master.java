@@ -170,7 +170,10 @@ public final class Master implements AutoCloseable {
         supervisor.add(publishPort, transport.name());
         JobPublisher publisher = new JobPublisher(publishPort, sessionKey,
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
-        FleetProcesses fleet = new FleetProcesses(java.time.Clock.systemUTC());
+        // the fleet table of supervised processes outlives a master restart when the job cache is on disk
+        FleetProcesses fleet = new FleetProcesses(java.time.Clock.systemUTC(), "sqlite".equals(config.masterJobCache())
+                ? io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir()) : io.jsalt.master.supervision.FleetStore.NONE);
+        started.push(fleet);
         events.addListener(fleet);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
