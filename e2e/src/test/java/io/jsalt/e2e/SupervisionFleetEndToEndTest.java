@@ -105,4 +105,40 @@ class SupervisionFleetEndToEndTest {
         assertThat(alive(m1)).isTrue();
         assertThat(cluster.jsalt("m1", "supervisor.pid", "app").stdout()).contains(Long.toString(m1));
     }
+
+    private long webPid(String minion) throws IOException, InterruptedException {
+        Cluster.Result r = cluster.jsalt(minion, "supervisor.pid", "web", "--out", "json");
+        Matcher m = Pattern.compile("\"" + minion + "\":\\s*(\\d+)").matcher(r.stdout());
+        assertThat(m.find()).as(r.toString()).isTrue();
+        long pid = Long.parseLong(m.group(1));
+        pids.add(pid);
+        return pid;
+    }
+
+    @Test
+    void programsPushedFromTheMasterAndARollingRestartThatStopsAtTheFirstFailure() throws Exception {
+        for (String id : List.of("m1", "m3")) {
+            Cluster.Result added = cluster.jsalt(id, "supervisor.add", "web", "command=sleep 1003", "startsecs=0");
+            assertThat(added.exitCode()).as(added.toString()).isZero();
+            assertThat(added.stdout()).contains("web: added process group");
+        }
+        // on m2 the program cannot start: the rolling restart must stop there
+        Cluster.Result broken = cluster.jsalt("m2", "supervisor.add", "web", "command=sh -c 'exit 3'", "startsecs=1",
+                "startretries=0", "backoff=0.1");
+        assertThat(broken.stdout()).as(broken.toString()).contains("web: added process group");
+        long m1 = webPid("m1");
+        long m3 = webPid("m3");
+        assertThat(m1).isPositive();
+        assertThat(m3).isPositive();
+
+        Cluster.Result rolling = cluster.jsalt("m*", "-b", "1", "--failhard", "supervisor.restart", "web");
+
+        assertThat(rolling.exitCode()).as(rolling.toString()).isNotZero();
+        assertThat(rolling.stdout() + rolling.stderr()).contains("web: ERROR (abnormal termination)");
+        long m1After = webPid("m1");
+        long m3After = webPid("m3");
+        assertThat(m1After != m1 && m3After != m3).as("the hosts after the failing one were not restarted: " + rolling)
+                .isFalse();
+        assertThat(List.of(m1After, m3After)).allMatch(pid -> pid > 0);
+    }
 }
