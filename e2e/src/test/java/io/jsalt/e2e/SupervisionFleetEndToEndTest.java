@@ -140,5 +140,24 @@ class SupervisionFleetEndToEndTest {
         assertThat(m1After != m1 && m3After != m3).as("the hosts after the failing one were not restarted: " + rolling)
                 .isFalse();
         assertThat(List.of(m1After, m3After)).allMatch(pid -> pid > 0);
+
+        // supervisor.watch streams the changes from the master's bus, filtered by minion and program
+        Path watched = cluster.root.resolve("watch.out");
+        Process watch = new ProcessBuilder(Cluster.JAVA, "-cp", Cluster.CLASSPATH, "io.jsalt.cli.run.RunCommand", "-c",
+                cluster.masterConfigDir().toString(), "supervisor.watch", "tgt=m1", "program=web")
+                .redirectErrorStream(true).redirectOutput(watched.toFile()).start();
+        try {
+            // restarted until the watch, once it listens, has seen a whole restart
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                cluster.jsalt("m1", "supervisor.restart", "web");
+                String seen = Cluster.read(watched);
+                return seen.lines().anyMatch(l -> l.matches("\\S+ m1 +web +STOPPED.*"))
+                        && seen.lines().anyMatch(l -> l.matches("\\S+ m1 +web +RUNNING +pid \\d+.*"));
+            });
+            assertThat(Cluster.read(watched)).doesNotContain(" m2 ", " m3 ", " app ");
+        } finally {
+            watch.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        pids.add(webPid("m1"));
     }
 }
