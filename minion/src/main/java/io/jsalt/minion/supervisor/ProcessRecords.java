@@ -142,6 +142,7 @@ final class ProcessRecords {
         what.append(config.command()).append('\0').append(config.directory()).append('\0');
         new TreeMap<>(config.environment()).forEach((k, v) -> what.append(k).append('=').append(v).append('\0'));
         what.append(config.stdout()).append('\0').append(config.stderr()).append('\0').append(config.redirectStderr());
+        what.append('\0').append(config.pidfile());
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(what.toString().getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 16);

@@ -226,6 +226,12 @@ final class SupervisedProcess {
         startTicks = ProcStart.of(child.pid()).orElse(-1);
         log.info("spawned {} with pid {}", config.name(), child.pid());
         host.launched();
+        if (config.pidfile() != null) {
+            // a daemon: the command forks into the background and exits; the process is the pid it writes down
+            long launcherTicks = startTicks;
+            child.onExit().thenAccept(p -> host.execute(() -> launcherExited(gen, p.exitValue(), launcherTicks)));
+            return;
+        }
         child.onExit().thenAccept(p -> host.execute(() -> exited(gen, p.exitValue())));
         if (config.startsecs() == 0) {
             transition(ProcessState.RUNNING);
@@ -261,6 +267,39 @@ final class SupervisedProcess {
     /** Whether the process still runs: an adopted one only while its pid has its start time (no reused pid). */
     private boolean alive() {
         return adopted ? ProcStart.isSame(process.pid(), startTicks) : process.isAlive();
+    }
+
+    /**
+     * The command of a pidfile program exited: with 0, the daemon it started is the pid in the pidfile, if that
+     * pid runs and started after the command (an older pid left in the file is not taken); else a failed start.
+     */
+    private void launcherExited(long gen, int code, long launcherTicks) {
+        if (gen != generation) {
+            return;
+        }
+        if (state != ProcessState.STARTING || code != 0) {
+            exited(gen, code);
+            return;
+        }
+        java.util.OptionalLong pid = PidFile.read(config.pidfile());
+        java.util.OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : java.util.OptionalLong.empty();
+        java.util.Optional<ProcessHandle> daemon = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : java.util.Optional.empty();
+        if (ticks.isEmpty() || daemon.isEmpty() || ticks.getAsLong() < launcherTicks) {
+            spawnerr = "pidfile " + config.pidfile() + ": no process started by the command";
+            log.warn("{}: {}", config.name(), spawnerr);
+            exited(gen, code);
+            return;
+        }
+        process = daemon.get();
+        adopted = true; // not this JVM's child: checked every second
+        startTicks = ticks.getAsLong();
+        log.info("{} runs as pid {} (from {})", config.name(), process.pid(), config.pidfile());
+        host.launched();
+        if (config.startsecs() == 0) {
+            transition(ProcessState.RUNNING);
+        } else {
+            timer = host.schedule(() -> startedLongEnough(gen), Duration.ofSeconds(config.startsecs()));
+        }
     }
 
     private void startedLongEnough(long gen) {

@@ -145,7 +145,7 @@ public final class Supervisor implements AutoCloseable {
      */
     private boolean adopt(SupervisedProcess p, ProcessRecords.Entry entry) {
         if (entry == null || !ProcStart.isSame(entry.pid(), entry.startTicks())) {
-            return false;
+            return adoptFromPidfile(p);
         }
         Optional<ProcessHandle> handle = ProcessHandle.of(entry.pid());
         if (handle.isEmpty()) {
@@ -159,6 +159,27 @@ public final class Supervisor implements AutoCloseable {
                 p.when(ProcessState::isStopped).thenRun(() -> thread.execute(p::start));
             }
         }
+        return true;
+    }
+
+    /**
+     * A daemon jsalt did not start (or whose record was lost): the pid in the program's pidfile, if it runs, is
+     * taken as the program's process; its exit then restarts the program with its command, as autorestart says.
+     */
+    private static boolean adoptFromPidfile(SupervisedProcess p) {
+        Path pidfile = p.config().pidfile();
+        if (pidfile == null) {
+            return false;
+        }
+        OptionalLong pid = PidFile.read(pidfile);
+        OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : OptionalLong.empty();
+        Optional<ProcessHandle> handle = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : Optional.empty();
+        if (ticks.isEmpty() || handle.isEmpty()) {
+            return false;
+        }
+        log.info("{}: adopting pid {} from its pidfile {}", p.config().name(), pid.getAsLong(), pidfile);
+        java.time.Instant startedAt = handle.get().info().startInstant().orElse(java.time.Instant.now());
+        p.adopt(handle.get(), ticks.getAsLong(), startedAt, 0);
         return true;
     }
 
