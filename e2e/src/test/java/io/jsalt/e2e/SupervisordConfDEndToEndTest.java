@@ -137,5 +137,9 @@ class SupervisordConfDEndToEndTest {
             assertThat(command).as(name).endsWith(name.equals("worker") ? "sleep 1002" : "sleep 1001");
         }
         assertThat(confD.resolveSibling("log").resolve("worker.log")).content().contains("started");
+        Cluster.Result tail = cluster.run("io.jsalt.cli.run.RunCommand", "-c", cluster.masterConfigDir().toString(),
+                "supervisor.tail", "m1", "worker", "lines=5");
+        assertThat(tail.exitCode()).as(tail.toString()).isZero();
+        assertThat(tail.stdout()).contains("started");
     }
 }

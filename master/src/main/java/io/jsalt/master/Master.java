@@ -193,7 +193,7 @@ public final class Master implements AutoCloseable {
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
                 new TargetRunner(targets),
-                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics)));
+                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
         FileServerCommands files = new FileServerCommands(
                 new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
         Map<String, ClearCommand> clear = Map.of(
