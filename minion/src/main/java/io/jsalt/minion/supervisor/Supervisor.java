@@ -52,8 +52,8 @@ public final class Supervisor implements AutoCloseable {
     private final boolean leaveOnStop;
     /** A write of the state file is queued on the thread: changes in one burst are written once. */
     private boolean recordsQueued;
-    /** The programs supervisor.add defined; null: add and remove are refused. */
-    private final PushedPrograms pushed;
+    /** supervisor.add and supervisor.remove, over the programs they keep. */
+    private final ProgramPushes pushes;
 
     /** A supervisor that stops its processes when closed and writes no state file. */
     Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName) {
@@ -73,7 +73,17 @@ public final class Supervisor implements AutoCloseable {
         this.listener = listener;
         this.records = records;
         this.leaveOnStop = leaveOnStop;
-        this.pushed = pushed;
+        this.pushes = new ProgramPushes(pushed, definitions, new ProgramPushes.Groups() {
+            @Override
+            public List<String> update(Map<String, ProgramConfig> read, java.util.function.Predicate<String> only) {
+                return Supervisor.this.update(read, only);
+            }
+
+            @Override
+            public boolean active(String group) {
+                return call(() -> processes.values().stream().anyMatch(p -> p.config().group().equals(group)));
+            }
+        });
         this.thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -117,7 +127,7 @@ public final class Supervisor implements AutoCloseable {
     public void start() {
         Map<String, ProgramConfig> read = definitions.read();
         Map<String, ProcessRecords.Entry> found = records == null ? Map.of() : records.read();
-        stopLeftovers(found, read);
+        Adoption.stopLeftovers(found, read);
         if (read.isEmpty()) {
             if (!found.isEmpty()) {
                 records.write(List.of());
@@ -128,7 +138,7 @@ public final class Supervisor implements AutoCloseable {
             read.values().forEach(this::add);
             int taken = 0;
             for (SupervisedProcess p : processes.values()) {
-                if (adopt(p, found.get(p.config().name()))) {
+                if (Adoption.adopt(p, found.get(p.config().name()), thread)) {
                     taken++;
                 } else if (p.config().autostart()) {
                     p.start();
@@ -139,62 +149,6 @@ public final class Supervisor implements AutoCloseable {
         log.info("supervising {} processes ({} adopted from the previous minion)", read.size(), adopted);
     }
 
-    /**
-     * Takes over the process an earlier minion started for {@code p}, if it still runs: the same pid with the
-     * same start time (a pid alone may have been reused). Started with another definition, it is restarted.
-     */
-    private boolean adopt(SupervisedProcess p, ProcessRecords.Entry entry) {
-        if (entry == null || !ProcStart.isSame(entry.pid(), entry.startTicks())) {
-            return adoptFromPidfile(p);
-        }
-        Optional<ProcessHandle> handle = ProcessHandle.of(entry.pid());
-        if (handle.isEmpty()) {
-            return false;
-        }
-        p.adopt(handle.get(), entry.startTicks(), java.time.Instant.ofEpochMilli(entry.startedMillis()), entry.restarts());
-        if (!entry.launch().equals(ProcessRecords.launch(p.config()))) {
-            log.info("{} (pid {}) was started with another definition: restarting it", p.config().name(), entry.pid());
-            if (p.stop()) {
-                // started from the thread's queue, not inside the transition that completes the wait
-                p.when(ProcessState::isStopped).thenRun(() -> thread.execute(p::start));
-            }
-        }
-        return true;
-    }
-
-    /**
-     * A daemon jsalt did not start (or whose record was lost): the pid in the program's pidfile, if it runs, is
-     * taken as the program's process; its exit then restarts the program with its command, as autorestart says.
-     */
-    private static boolean adoptFromPidfile(SupervisedProcess p) {
-        Path pidfile = p.config().pidfile();
-        if (pidfile == null) {
-            return false;
-        }
-        OptionalLong pid = PidFile.read(pidfile);
-        OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : OptionalLong.empty();
-        Optional<ProcessHandle> handle = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : Optional.empty();
-        if (ticks.isEmpty() || handle.isEmpty()) {
-            return false;
-        }
-        log.info("{}: adopting pid {} from its pidfile {}", p.config().name(), pid.getAsLong(), pidfile);
-        java.time.Instant startedAt = handle.get().info().startInstant().orElse(java.time.Instant.now());
-        p.adopt(handle.get(), ticks.getAsLong(), startedAt, 0);
-        return true;
-    }
-
-    /**
-     * The processes an earlier minion left running for programs no longer defined: sent their stop signal (no
-     * KILL follows: their stopwaitsecs went with their definition).
-     */
-    private static void stopLeftovers(Map<String, ProcessRecords.Entry> found, Map<String, ProgramConfig> read) {
-        found.values().stream()
-                .filter(e -> !read.containsKey(e.name()) && ProcStart.isSame(e.pid(), e.startTicks()))
-                .forEach(e -> ProcessHandle.of(e.pid()).ifPresent(h -> {
-                    log.warn("{} (pid {}) is no longer defined: stopping it with SIG{}", e.name(), e.pid(), e.stopsignal());
-                    Signals.send(h, e.stopsignal());
-                }));
-    }
 
     /** Whether any process was ever defined: false until start() or update() found one. */
     public boolean supervises() {
@@ -203,7 +157,7 @@ public final class Supervisor implements AutoCloseable {
 
     /** Every process's state, or those {@code name} selects; by group then name, as supervisorctl lists them. */
     public List<ProcessSnapshot> status(String name) {
-        return call(() -> select(name == null ? "all" : name).stream().map(SupervisedProcess::snapshot)
+        return call(() -> ProcessNames.select(processes, name == null ? "all" : name).stream().map(SupervisedProcess::snapshot)
                 .sorted(Comparator.comparing(ProcessSnapshot::group).thenComparing(ProcessSnapshot::name)).toList());
     }
 
@@ -224,7 +178,7 @@ public final class Supervisor implements AutoCloseable {
         Map<String, CompletableFuture<ProcessSnapshot>> waits = new LinkedHashMap<>();
         List<String> lines = call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }
@@ -254,7 +208,7 @@ public final class Supervisor implements AutoCloseable {
         Map<String, CompletableFuture<ProcessSnapshot>> waits = new LinkedHashMap<>();
         List<String> lines = call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }
@@ -282,7 +236,7 @@ public final class Supervisor implements AutoCloseable {
         String sig = Signals.canonical(signal);
         return call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }
@@ -296,7 +250,7 @@ public final class Supervisor implements AutoCloseable {
     /** The pid of a running process, 0 when it is not running; empty for an unknown name. */
     public OptionalLong pid(String name) {
         return call(() -> {
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             return chosen.size() == 1 ? OptionalLong.of(chosen.get(0).snapshot().pid()) : OptionalLong.empty();
         });
     }
@@ -336,8 +290,7 @@ public final class Supervisor implements AutoCloseable {
     /** Applies the changes of the groups {@code only} accepts, from definitions already read. */
     private List<String> update(Map<String, ProgramConfig> read, java.util.function.Predicate<String> only) {
         ProgramChanges all = call(() -> ProgramChanges.between(configs(), read));
-        ProgramChanges changes = new ProgramChanges(filter(all.added(), only), filter(all.changed(), only),
-                filter(all.removed(), only));
+        ProgramChanges changes = all.only(only);
         List<String> lines = new ArrayList<>();
         for (String group : changes.removed()) {
             stopGroup(group);
@@ -365,80 +318,19 @@ public final class Supervisor implements AutoCloseable {
         return lines;
     }
 
-    private static java.util.Set<String> filter(java.util.Set<String> groups, java.util.function.Predicate<String> only) {
-        java.util.Set<String> kept = new java.util.LinkedHashSet<>(groups);
-        kept.removeIf(only.negate());
-        return kept;
-    }
-
     /**
-     * Salt's {@code supervisord.add}: with keys, defines program {@code name} (Supervisor's program keys, e.g.
-     * {@code command}), writes it to the minion's own folder of added programs, where every start reads it
-     * again, and applies it (started with {@code autostart}; an added program given again with other keys is
-     * restarted, with the same keys it is not touched). Without keys, Supervisor's {@code add}: applies a program
-     * already defined (in the config or {@code supervisor_dir}) but not yet active. Nothing else is touched.
+     * Salt's {@code supervisord.add}: see {@link ProgramPushes#add}. Synchronized with {@link #update()}.
      *
      * @throws IllegalArgumentException for a bad name or key, or a program defined elsewhere: nothing changes
      * @throws ConfigException          for a value the program cannot have: nothing changes
      */
     public synchronized List<String> add(String name, Map<String, ?> keys) {
-        PushedPrograms.requireName(name);
-        if (keys.isEmpty()) {
-            Map<String, ProgramConfig> read = definitions.read();
-            if (read.values().stream().noneMatch(c -> c.group().equals(name))) {
-                return List.of(name + ": ERROR (no such process)");
-            }
-            List<String> lines = update(read, name::equals);
-            return lines.isEmpty() ? List.of(name + ": ERROR (already active)") : lines;
-        }
-        if (pushed == null) {
-            throw new IllegalArgumentException("this supervisor keeps no added programs");
-        }
-        Map<String, String> checked = PushedPrograms.checked(keys);
-        if (!checked.containsKey("command")) {
-            throw new IllegalArgumentException("command: required");
-        }
-        definitions.check(name, checked, pushed.file(name)); // refused here: no file is written
-        String before = pushed.read(name);
-        if (before == null && definitions.read().values().stream().anyMatch(c -> c.group().equals(name))) {
-            throw new IllegalArgumentException(name + ": already defined in the minion config or supervisor_dir: change it there");
-        }
-        pushed.write(name, checked);
-        Map<String, ProgramConfig> read;
-        try {
-            read = definitions.read();
-        } catch (RuntimeException e) {
-            pushed.restore(name, before); // another definition is broken: change nothing
-            throw e;
-        }
-        log.info("program {} added by supervisor.add ({})", name, pushed.file(name));
-        List<String> lines = update(read, name::equals);
-        return lines.isEmpty() ? List.of(name + ": unchanged") : lines;
+        return pushes.add(name, keys);
     }
 
-    /**
-     * Salt's {@code supervisord.remove}, for a program {@code supervisor.add} defined: stops it, deletes its file
-     * and removes it. A program defined in the config or {@code supervisor_dir} is refused (it would come back at
-     * the next update): remove it there and run update.
-     */
+    /** Salt's {@code supervisord.remove}: see {@link ProgramPushes#remove}. */
     public synchronized List<String> remove(String name) {
-        PushedPrograms.requireName(name);
-        if (pushed == null || !pushed.has(name)) {
-            boolean active = call(() -> processes.values().stream().anyMatch(p -> p.config().group().equals(name)));
-            return List.of(name + (active ? ": ERROR (not added by supervisor.add: remove it from the minion config or "
-                    + "supervisor_dir, then run supervisor.update)" : ": ERROR (no such process)"));
-        }
-        String before = pushed.read(name);
-        pushed.delete(name);
-        Map<String, ProgramConfig> read;
-        try {
-            read = definitions.read();
-        } catch (RuntimeException e) {
-            pushed.restore(name, before);
-            throw e;
-        }
-        log.info("program {} removed by supervisor.remove", name);
-        return update(read, name::equals);
+        return pushes.remove(name);
     }
 
     private void stopGroup(String group) {
@@ -470,29 +362,6 @@ public final class Supervisor implements AutoCloseable {
         }
         maxWaitMillis = Math.max(maxWaitMillis, 10_000L + 1000L * Math.max(config.stopwaitsecs(), config.startsecs()));
         return p;
-    }
-
-    /**
-     * supervisorctl's names: {@code all}, a process name, a group name ({@code web}, {@code web:}, {@code web:*})
-     * for all its processes, {@code group:process}.
-     */
-    private List<SupervisedProcess> select(String name) {
-        if (name == null || name.equals("all")) {
-            return List.copyOf(processes.values());
-        }
-        String group = name.endsWith(":*") ? name.substring(0, name.length() - 2)
-                : name.endsWith(":") ? name.substring(0, name.length() - 1) : null;
-        if (group == null && name.contains(":")) {
-            int colon = name.indexOf(':');
-            SupervisedProcess p = processes.get(name.substring(colon + 1));
-            return p != null && p.config().group().equals(name.substring(0, colon)) ? List.of(p) : List.of();
-        }
-        SupervisedProcess exact = group == null ? processes.get(name) : null;
-        if (exact != null) {
-            return List.of(exact);
-        }
-        String g = group == null ? name : group;
-        return processes.values().stream().filter(p -> p.config().group().equals(g)).toList();
     }
 
     private <T> T call(Callable<T> task) {
@@ -545,14 +414,8 @@ public final class Supervisor implements AutoCloseable {
 
     private Void writeRecords() {
         recordsQueued = false;
-        List<ProcessRecords.Entry> running = new ArrayList<>();
-        for (SupervisedProcess p : processes.values()) {
-            ProcessRecords.Entry entry = p.record(ProcessRecords.launch(p.config()));
-            if (entry != null) {
-                running.add(entry);
-            }
-        }
-        records.write(running);
+        records.write(processes.values().stream().map(p -> p.record(ProcessRecords.launch(p.config())))
+                .filter(java.util.Objects::nonNull).toList());
         return null;
     }
 
