@@ -104,20 +104,30 @@ public record MinionConfig(
     /**
      * Where the programs this minion supervises are defined; the supervisor reads and checks the definitions.
      *
-     * @param programs {@code supervisor}: program name to its keys, with Supervisor's key names
-     * @param dir      {@code supervisor_dir}: a folder of Supervisor's own ini files ({@code [program:x]}),
-     *                 default {@code <config folder>/supervisor.d}
+     * @param programs  {@code supervisor}: program name to its keys, with Supervisor's key names
+     * @param dir       {@code supervisor_dir}: a folder of Supervisor's own ini files ({@code [program:x]}),
+     *                  default {@code <config folder>/supervisor.d}
+     * @param leaveOnStop {@code supervisor_on_stop}: {@code leave} (the default) keeps the programs running when
+     *                  the minion stops, for the next minion to adopt; {@code stop} stops them as supervisord does
      */
-    public record Supervision(Map<String, Object> programs, Path dir) {
+    public record Supervision(Map<String, Object> programs, Path dir, boolean leaveOnStop) {
         public Supervision {
             programs = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(programs, "programs")));
             Objects.requireNonNull(dir, "dir");
         }
 
+        public Supervision(Map<String, Object> programs, Path dir) {
+            this(programs, dir, true);
+        }
+
         static Supervision read(ConfigFile config, Path root, Path configDir) {
             // the default sits beside the config file, which root_dir does not move
             Path dir = config.has("supervisor_dir") ? config.path("supervisor_dir", root, "") : configDir.resolve("supervisor.d");
-            return new Supervision(config.map("supervisor"), dir);
+            String onStop = config.string("supervisor_on_stop", "leave");
+            if (!onStop.equals("leave") && !onStop.equals("stop")) {
+                throw new ConfigException(config.file(), "supervisor_on_stop", "leave or stop", onStop);
+            }
+            return new Supervision(config.map("supervisor"), dir, onStop.equals("leave"));
         }
     }
 

@@ -130,6 +130,14 @@ class MinionConfigTest {
     }
 
     @Test
+    void supervisorOnStopLeavesTheProgramsRunningUnlessToldToStopThem() throws IOException {
+        assertThat(load("id: a\n").supervision().leaveOnStop()).isTrue();
+        assertThat(load("supervisor_on_stop: stop\n").supervision().leaveOnStop()).isFalse();
+        assertThat(load("supervisor_on_stop: leave\n").supervision().leaveOnStop()).isTrue();
+        assertRefused("supervisor_on_stop: kill\n", "supervisor_on_stop", "leave or stop");
+    }
+
+    @Test
     void acceptanceWaitTimeMaxNeverFallsBelowTheWaitItBounds() throws IOException {
         assertThat(load("acceptance_wait_time: 3\n").acceptanceWaitTimeMax()).isEqualTo(3.0);
         assertThat(load("acceptance_wait_time: 3\nacceptance_wait_time_max: 1\n").acceptanceWaitTimeMax())

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real minion process supervises programs from its config: {@code jsalt m1 supervisor.status} answers,
  * every state change reaches the master's bus as {@code jsalt/supervisor/m1/<process>/<STATE>}, the master's
- * fleet table ({@code jsalt-run supervisor.table}) shows it, and the programs stop with the minion, which
+ * fleet table ({@code jsalt-run supervisor.table}) shows it, and with {@code supervisor_on_stop: stop} the
+ * programs stop with the minion, which
  * the table shows too, marked stale once the minion is gone.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -32,7 +33,7 @@ class SupervisionEndToEndTest {
         cluster = new Cluster(tmp);
         cluster.startMaster("auto_accept: True");
         bus = EventTap.connect(cluster.masterSockDir(), Duration.ofSeconds(10));
-        cluster.startMinion("m1", "supervisor:", "  app:", "    command: sleep 1000", "    startsecs: 0",
+        cluster.startMinion("m1", "supervisor_on_stop: stop", "supervisor:", "  app:", "    command: sleep 1000", "    startsecs: 0",
                 "  crash:", "    command: 'false'", "    startsecs: 1", "    startretries: 1", "    backoff: 0.1");
     }
 

@@ -170,7 +170,10 @@ public final class Master implements AutoCloseable {
         supervisor.add(publishPort, transport.name());
         JobPublisher publisher = new JobPublisher(publishPort, sessionKey,
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
-        FleetProcesses fleet = new FleetProcesses(java.time.Clock.systemUTC());
+        // the fleet table of supervised processes outlives a master restart when the job cache is on disk
+        FleetProcesses fleet = new FleetProcesses(java.time.Clock.systemUTC(), "sqlite".equals(config.masterJobCache())
+                ? io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir()) : io.jsalt.master.supervision.FleetStore.NONE);
+        started.push(fleet);
         events.addListener(fleet);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
@@ -190,7 +193,7 @@ public final class Master implements AutoCloseable {
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
                 new TargetRunner(targets),
-                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics)));
+                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
         FileServerCommands files = new FileServerCommands(
                 new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
         Map<String, ClearCommand> clear = Map.of(

@@ -470,7 +470,7 @@ public final class Minion implements AutoCloseable {
             running.close();
         }
         if (supervisor != null) {
-            supervisor.close(); // programs stop with the minion (re-adoption by a new minion is not done yet)
+            supervisor.close(); // leaves the programs running for the next minion, or stops them (supervisor_on_stop)
         }
         if (supervisorEvents != null) {
             supervisorEvents.close();

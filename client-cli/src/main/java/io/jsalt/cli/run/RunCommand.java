@@ -24,8 +24,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code jsalt-run <function> [arguments...]}: runs a runner function on the master (Salt's salt-run) and
- * prints what it returns. {@code state.event} is not sent to the master: it streams the event bus here, as
- * {@code jsalt-event} does.
+ * prints what it returns. {@code state.event} and {@code supervisor.watch} are not sent to the master: they
+ * stream the event bus here, as {@code jsalt-event} does.
  */
 @Command(name = "jsalt-run", mixinStandardHelpOptions = true, version = "jsalt-run 0.1.0",
         description = "Run a runner function on the master (jobs.*, manage.*, target.preview, state.event) and print its return.")
@@ -88,6 +88,9 @@ public final class RunCommand implements Callable<ExitCode> {
         RunnerRequest request = RunnerRequest.of(function, ArgParser.parse(args), System.getProperty("user.name"));
         if (StateEvent.FUNCTION.equals(function)) {
             return StateEvent.from(request).command(stdout, configDir).call();
+        }
+        if (SupervisorWatch.FUNCTION.equals(function)) {
+            return SupervisorWatch.from(request).run(stdout, configDir, "json".equals(out));
         }
         MasterConfig config = ConfigLoader.master(configDir);
         // manage.status timeout=60 makes the master wait that long before it answers

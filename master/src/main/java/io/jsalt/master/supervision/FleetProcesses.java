@@ -19,9 +19,11 @@ import org.slf4j.LoggerFactory;
  * {@code jsalt/supervisor/<id>/<process>/<STATE>} events on the master's bus: the fleet view. The request
  * handler has already checked that the minion proved its key and that the tag names that minion; this
  * table checks again that the tag's id is the event's {@code id}, so nothing else on the bus can write a row.
- * In memory: a master restart starts empty, and each minion fills it again when it signs in.
+ * Kept in memory and saved to a {@link FleetStore}: a restarted master loads what it knew (each row with when it
+ * was reported, and the runner says whether its minion is connected now), and each minion refreshes its rows
+ * when it signs in.
  */
-public final class FleetProcesses implements EventListener {
+public final class FleetProcesses implements EventListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FleetProcesses.class);
     public static final String TAG_PREFIX = "jsalt/supervisor/";
     private static final Pattern TAG = Pattern.compile(Pattern.quote(TAG_PREFIX)
@@ -54,9 +56,20 @@ public final class FleetProcesses implements EventListener {
 
     private final Map<String, Map<String, Row>> rows = new ConcurrentHashMap<>();
     private final Clock clock;
+    private final FleetStore store;
 
+    /** A table in memory only. */
     public FleetProcesses(Clock clock) {
+        this(clock, FleetStore.NONE);
+    }
+
+    /** A table saved to {@code store}, starting with what the store holds. */
+    public FleetProcesses(Clock clock, FleetStore store) {
         this.clock = clock;
+        this.store = store;
+        for (Row row : store.load()) {
+            rows.computeIfAbsent(row.minion(), k -> new ConcurrentHashMap<>()).put(row.process(), row);
+        }
     }
 
     @Override
@@ -77,14 +90,23 @@ public final class FleetProcesses implements EventListener {
             log.warn("{} reports more than {} supervised processes: {} not recorded", minion, MAX_PROCESSES_PER_MINION, process);
             return;
         }
-        ofMinion.put(process, new Row(minion, process, text(data.get("group"), process), m.group(3),
-                number(data.get("pid")).longValue(), data.get("exitstatus"), number(data.get("since")).doubleValue(),
-                number(data.get("restarts")).intValue(), text(data.get("description"), ""), clock.instant()));
+        Object exitstatus = data.get("exitstatus") instanceof Number n ? (Object) n.longValue() : null;
+        Row row = new Row(minion, process, text(data.get("group"), process), m.group(3),
+                number(data.get("pid")).longValue(), exitstatus, number(data.get("since")).doubleValue(),
+                number(data.get("restarts")).intValue(), text(data.get("description"), ""), clock.instant());
+        ofMinion.put(process, row);
+        store.save(row);
     }
 
     /** Forgets a minion (its key was deleted). */
     public void forget(String minion) {
         rows.remove(minion);
+        store.forget(minion);
+    }
+
+    @Override
+    public void close() {
+        store.close();
     }
 
     /**

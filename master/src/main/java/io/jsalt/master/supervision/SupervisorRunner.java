@@ -8,7 +8,14 @@ import io.jsalt.master.runner.RunnerFunction;
 import io.jsalt.master.runner.RunnerModule;
 import io.jsalt.master.runner.RunnerSignature;
 import io.jsalt.master.targeting.TargetResolver;
+import io.jsalt.master.runner.Gathered;
+import io.jsalt.master.runner.MinionJobs;
+import io.jsalt.master.runner.RunnerException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.function.IntSupplier;
+import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,20 +28,33 @@ import io.jsalt.transport.message.Topics;
  * {@code supervisor.status} (data, for {@code --out json}) and {@code supervisor.table} (one line per process,
  * for people). Neither asks the minions anything: it shows what they last reported, how long ago, and whether
  * the minion is connected now (when it is not, its rows may be stale).
+ * {@code supervisor.tail <minion> <program>} does ask: it runs the minion's {@code supervisor.tail} as a job.
  */
 public final class SupervisorRunner implements RunnerModule {
+    /** One minion id, as Salt allows them: no glob, no list. */
+    private static final Pattern MINION_ID = Pattern.compile("[A-Za-z0-9._@-]{1,255}");
     private final FleetProcesses fleet;
     private final TargetResolver targets;
     private final Supplier<Set<String>> subscribedTopics;
+    /** Runs supervisor.tail on a minion; null: the runner has no tail (tests of the table alone). */
+    private final MinionJobs jobs;
+    private final IntSupplier defaultTimeout;
+
+    public SupervisorRunner(FleetProcesses fleet, TargetResolver targets, Supplier<Set<String>> subscribedTopics) {
+        this(fleet, targets, subscribedTopics, null, () -> 5);
+    }
 
     /**
      * @param subscribedTopics the publish socket's topics with a subscriber now: a minion that does not subscribe
      *                         its own is not connected, and its rows are what it said before it went away
      */
-    public SupervisorRunner(FleetProcesses fleet, TargetResolver targets, Supplier<Set<String>> subscribedTopics) {
+    public SupervisorRunner(FleetProcesses fleet, TargetResolver targets, Supplier<Set<String>> subscribedTopics,
+            MinionJobs jobs, IntSupplier defaultTimeout) {
         this.fleet = fleet;
         this.targets = targets;
         this.subscribedTopics = subscribedTopics;
+        this.jobs = jobs;
+        this.defaultTimeout = defaultTimeout;
     }
 
     @Override
@@ -48,7 +68,33 @@ public final class SupervisorRunner implements RunnerModule {
                         a -> status(a.value("tgt"), a.string("tgt_type"), a.string("program"), a.string("state"))),
                 new RunnerFunction(RunnerSignature.of("supervisor.table", filters),
                         "The same as supervisor.status, as a table: minion, process, state, description, last report.",
-                        a -> table(status(a.value("tgt"), a.string("tgt_type"), a.string("program"), a.string("state")))));
+                        a -> table(status(a.value("tgt"), a.string("tgt_type"), a.string("program"), a.string("state")))),
+                new RunnerFunction(RunnerSignature.of("supervisor.tail", Parameter.required("minion", Type.STRING),
+                        Parameter.required("program", Type.STRING), optional("lines", Type.INTEGER, 10),
+                        optional("timeout", Type.INTEGER, null)),
+                        "The last lines of a process's stdout log on one minion (its supervisor.tail, run as a job).",
+                        a -> tail(a.string("minion"), a.string("program"), a.integer("lines"), a.integer("timeout"))));
+    }
+
+    /** Runs {@code supervisor.tail program lines=N} on one minion and returns its answer. */
+    Object tail(String minion, String program, int lines, Integer timeout) {
+        if (jobs == null) {
+            throw new RunnerException("supervisor.tail is not served here");
+        }
+        if (!MINION_ID.matcher(minion).matches()) {
+            throw new RunnerException("supervisor.tail names one minion by its id, got " + minion);
+        }
+        int seconds = timeout == null || timeout <= 0 ? defaultTimeout.getAsInt() : timeout;
+        Map<String, Object> kwargs = new LinkedHashMap<>();
+        kwargs.put("__kwarg__", true);
+        kwargs.put("lines", lines);
+        Gathered answer = jobs.run("supervisor.tail", List.of(program, kwargs), "root", "list", List.of(minion),
+                Duration.ofSeconds(Math.max(1, Math.min(seconds, 300))));
+        if (!answer.returns().containsKey(minion)) {
+            throw new RunnerException(minion + " did not answer within " + seconds + " s (is it connected? "
+                    + "jsalt-run manage.status)");
+        }
+        return answer.returns().get(minion);
     }
 
     Map<String, Map<String, Object>> status(Object tgt, String tgtType, String program, String state) {

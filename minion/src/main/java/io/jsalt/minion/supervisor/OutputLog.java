@@ -1,98 +1,39 @@
 package io.jsalt.minion.supervisor;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A process's output log with Supervisor's rotation: when a write would take the file past {@code maxbytes}
- * it becomes {@code file.1} (the older ones shift up to {@code file.<backups>}, the oldest is dropped); with
- * no backups the file starts over. Created 0600: a program's output may carry secrets.
+ * A process's output log. The process writes into the file itself (opened for appending when it is started):
+ * no pipe to the minion, so a process outlives its minion without dying of SIGPIPE or blocking on a full
+ * pipe, and its output written while no minion runs is kept. Created 0600: a program's output may carry secrets.
  *
- * <p>{@link #pump} runs on a thread of its own per stream (a blocking read is the only portable way to get a
- * child's output in Java); writes are not shared, so the class needs no lock.
+ * <p>Rotation is done from outside, by copy and truncate (logrotate's {@code copytruncate}): the process
+ * keeps its file open, so moving the file away would only rename what it writes into. When the file has grown
+ * past {@code maxbytes} it is copied to {@code file.1} (the older ones shift up to {@code file.<backups>}, the
+ * oldest is dropped; with no backups nothing is kept) and cut to zero; the process's next write, being an
+ * append, lands at the new start. The check runs every second, so a file can pass {@code maxbytes} by what is
+ * written in a second, and what is written between the copy and the cut is lost.
  */
 final class OutputLog {
-    private static final Logger log = LoggerFactory.getLogger(OutputLog.class);
-    private static final int CHUNK = 8192;
-
-    private final ProgramConfig.LogSettings settings;
-    private OutputStream out;
-    private long size;
-
-    OutputLog(ProgramConfig.LogSettings settings) {
-        this.settings = settings;
+    private OutputLog() {
     }
 
     /**
-     * The log, its file created (0600) and opened now, as Supervisor does at spawn: a log that cannot be written
-     * is a spawn error, not a silent loss of the output later.
+     * Where the process's stream goes: its log file, created (0600) now as Supervisor does at spawn, so a log
+     * that cannot be written is a spawn error, not a silent loss of the output later; NONE: {@code /dev/null}.
      */
-    static OutputLog open(ProgramConfig.LogSettings settings) throws IOException {
-        OutputLog log = new OutputLog(settings);
-        if (settings.file() != null) {
-            log.open();
-        }
-        return log;
-    }
-
-    /** Starts a daemon thread copying {@code stream} into this log until the process closes it. */
-    Thread pump(InputStream stream, String threadName) {
-        Thread t = new Thread(() -> copy(stream), threadName);
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    /** Closes the file of a log that never got its stream (the process did not start). */
-    void abandon() {
-        closeFile();
-    }
-
-    private void copy(InputStream stream) {
-        byte[] buffer = new byte[CHUNK];
-        try (stream) {
-            int n;
-            while ((n = stream.read(buffer)) >= 0) {
-                write(buffer, n);
-            }
-        } catch (IOException e) {
-            log.warn("output of {} no longer written: {}", settings.file(), e.toString());
-        } finally {
-            closeFile();
-        }
-    }
-
-    void write(byte[] buffer, int length) throws IOException {
-        if (settings.file() == null) {
-            return; // NONE: read and dropped, so the child never blocks on a full pipe
-        }
-        int offset = 0;
-        while (offset < length) {
-            if (out == null) {
-                open();
-            }
-            int room = settings.maxbytes() <= 0 ? length - offset : (int) Math.min(length - offset, settings.maxbytes() - size);
-            if (room <= 0) {
-                rotate();
-                continue;
-            }
-            out.write(buffer, offset, room);
-            out.flush();
-            size += room;
-            offset += room;
-        }
-    }
-
-    private void open() throws IOException {
+    static ProcessBuilder.Redirect open(ProgramConfig.LogSettings settings) throws IOException {
         Path file = settings.file();
+        if (file == null) {
+            return ProcessBuilder.Redirect.DISCARD;
+        }
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null) {
             Files.createDirectories(dir);
@@ -100,39 +41,43 @@ final class OutputLog {
         if (!Files.exists(file)) {
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
-        out = Files.newOutputStream(file, StandardOpenOption.APPEND);
-        size = Files.size(file);
+        if (!Files.isWritable(file)) {
+            throw new IOException(file + " is not writable");
+        }
+        return ProcessBuilder.Redirect.appendTo(file.toFile());
     }
 
-    private void rotate() throws IOException {
-        closeFile();
+    /**
+     * Rotates the log when it has grown past its {@code maxbytes} ({@code 0}: never).
+     *
+     * @return whether it was rotated
+     */
+    static boolean rotateIfOver(ProgramConfig.LogSettings settings) throws IOException {
         Path file = settings.file();
-        if (settings.backups() <= 0) {
-            Files.newOutputStream(file, StandardOpenOption.TRUNCATE_EXISTING).close(); // Supervisor: start over
-        } else {
+        if (file == null || settings.maxbytes() <= 0 || !Files.isRegularFile(file) || Files.size(file) <= settings.maxbytes()) {
+            return false;
+        }
+        if (settings.backups() > 0) {
             for (int i = settings.backups() - 1; i >= 1; i--) {
                 Path from = backup(file, i);
                 if (Files.exists(from)) {
                     Files.move(from, backup(file, i + 1), StandardCopyOption.REPLACE_EXISTING);
                 }
             }
-            Files.move(file, backup(file, 1), StandardCopyOption.REPLACE_EXISTING);
+            Path first = backup(file, 1);
+            Files.deleteIfExists(first);
+            Files.createFile(first, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try (OutputStream out = Files.newOutputStream(first, StandardOpenOption.WRITE)) {
+                Files.copy(file, out);
+            }
         }
-        open();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+        }
+        return true;
     }
 
     static Path backup(Path file, int n) {
         return file.resolveSibling(file.getFileName() + "." + n);
-    }
-
-    private void closeFile() {
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException e) {
-                log.debug("closing {}: {}", settings.file(), e.toString());
-            }
-            out = null;
-        }
     }
 }

@@ -52,4 +52,15 @@ record ProgramChanges(Set<String> added, Set<String> changed, Set<String> remove
         });
         return out;
     }
+
+    /** The changes of the groups {@code keep} accepts only. */
+    ProgramChanges only(java.util.function.Predicate<String> keep) {
+        return new ProgramChanges(kept(added, keep), kept(changed, keep), kept(removed, keep));
+    }
+
+    private static Set<String> kept(Set<String> groups, java.util.function.Predicate<String> keep) {
+        Set<String> out = new java.util.LinkedHashSet<>(groups);
+        out.removeIf(keep.negate());
+        return out;
+    }
 }

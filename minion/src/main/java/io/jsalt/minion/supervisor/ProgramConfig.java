@@ -29,12 +29,14 @@ import java.util.Set;
  * @param stderr          {@code stderr_logfile} likewise
  * @param backoff         jsalt's {@code backoff} (1 s): the first pause after a failed start; it doubles on
  *                        each retry, with jitter (Supervisor waits 1, 2, 3 ... seconds)
+ * @param pidfile         jsalt's {@code pidfile}: the command starts a daemon that forks into the background and
+ *                        writes its pid there; the process supervised is that pid, not the command's; null: none
  * @param source          where the definition was read, for messages
  */
 public record ProgramConfig(String name, String group, String command, Path directory, boolean autostart,
         int startsecs, int startretries, AutoRestart autorestart, Set<Integer> exitcodes, String stopsignal,
         int stopwaitsecs, boolean stopasgroup, boolean killasgroup, Map<String, String> environment, boolean redirectStderr, LogSettings stdout,
-        LogSettings stderr, Duration backoff, String source) {
+        LogSettings stderr, Duration backoff, Path pidfile, String source) {
 
     /** Supervisor's defaults. */
     public static final int DEFAULT_STARTSECS = 1;
@@ -72,7 +74,7 @@ public record ProgramConfig(String name, String group, String command, Path dire
     public static ProgramConfig of(String name, String command) {
         return new ProgramConfig(name, name, command, null, true, DEFAULT_STARTSECS, DEFAULT_STARTRETRIES,
                 AutoRestart.UNEXPECTED, Set.of(0), "TERM", DEFAULT_STOPWAITSECS, false, false, Map.of(), false, LogSettings.NONE,
-                LogSettings.NONE, DEFAULT_BACKOFF, "<code>");
+                LogSettings.NONE, DEFAULT_BACKOFF, null, "<code>");
     }
 
     /** The name supervisorctl shows: {@code group:name}, or the bare name when they are the same. */
@@ -87,6 +89,7 @@ public record ProgramConfig(String name, String group, String command, Path dire
 
     public ProgramConfig withSource(String where) {
         return new ProgramConfig(name, group, command, directory, autostart, startsecs, startretries, autorestart,
-                exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff, where);
+                exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff,
+                pidfile, where);
     }
 }

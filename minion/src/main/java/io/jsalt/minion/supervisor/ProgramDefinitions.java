@@ -2,7 +2,9 @@ package io.jsalt.minion.supervisor;
 
 import io.jsalt.config.ConfigException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -17,17 +19,33 @@ final class ProgramDefinitions {
     private final Path configFile;
     private final Path iniDir;
     private final ProgramParser parser;
+    /** The folder of the programs {@code supervisor.add} defined; null: none. */
+    private final Path pushedDir;
 
     ProgramDefinitions(Map<String, Object> fromConfig, Path configFile, Path iniDir, ProgramParser parser) {
-        this(() -> fromConfig, configFile, iniDir, parser);
+        this(() -> fromConfig, configFile, iniDir, parser, null);
     }
 
-    /** @param fromConfig the {@code supervisor:} section as the config file says now (read on each call) */
-    ProgramDefinitions(Supplier<Map<String, Object>> fromConfig, Path configFile, Path iniDir, ProgramParser parser) {
+    /**
+     * @param fromConfig the {@code supervisor:} section as the config file says now (read on each call)
+     * @param pushedDir  the folder of the programs {@code supervisor.add} wrote, read after {@code iniDir}; null: none
+     */
+    ProgramDefinitions(Supplier<Map<String, Object>> fromConfig, Path configFile, Path iniDir, ProgramParser parser,
+            Path pushedDir) {
         this.fromConfig = fromConfig;
         this.configFile = configFile;
         this.iniDir = iniDir;
         this.parser = parser;
+        this.pushedDir = pushedDir;
+    }
+
+    /**
+     * Checks one program's keys as {@link #read} would, writing nothing.
+     *
+     * @throws ConfigException naming the key at fault
+     */
+    List<ProgramConfig> check(String program, Map<String, String> keys, Path file) {
+        return parser.parse(program, keys, file, "[program:" + program + "]", file.getParent());
     }
 
     /**
@@ -47,7 +65,11 @@ final class ProgramDefinitions {
             programs.put(entry.getKey(), configFile);
             add(processes, parser.parse(entry.getKey(), named, configFile, prefix, configFile.getParent()), configFile);
         }
-        for (IniPrograms.Section section : IniPrograms.read(iniDir).values()) {
+        List<IniPrograms.Section> sections = new ArrayList<>(IniPrograms.read(iniDir).values());
+        if (pushedDir != null) {
+            sections.addAll(IniPrograms.read(pushedDir).values());
+        }
+        for (IniPrograms.Section section : sections) {
             Path before = programs.putIfAbsent(section.program(), section.file());
             if (before != null) {
                 throw new ConfigException(section.file(), "[program:" + section.program() + "]",

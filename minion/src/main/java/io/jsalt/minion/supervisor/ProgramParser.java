@@ -30,7 +30,7 @@ final class ProgramParser {
             "directory", "autostart", "startsecs", "startretries", "autorestart", "exitcodes", "stopsignal",
             "stopwaitsecs", "environment", "redirect_stderr", "stdout_logfile", "stdout_logfile_maxbytes",
             "stdout_logfile_backups", "stderr_logfile", "stderr_logfile_maxbytes", "stderr_logfile_backups",
-            "backoff", "user", "stopasgroup", "killasgroup");
+            "backoff", "user", "stopasgroup", "killasgroup", "pidfile");
     /** Supervisor keys jsalt reads but does not act on yet: a WARN, so a migrated file still loads. */
     private static final Set<String> NOT_YET = Set.of("umask", "priority", "serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
             "stderr_events_enabled", "stdout_syslog", "stderr_syslog");
@@ -156,7 +156,20 @@ final class ProgramParser {
                 logSettings(v, "stdout", name, lookup),
                 v.bool("redirect_stderr", false) ? ProgramConfig.LogSettings.NONE : logSettings(v, "stderr", name, lookup),
                 Duration.ofMillis(Math.round(backoff * 1000)),
+                pidfile(v, lookup),
                 file.toString());
+    }
+
+    private static Path pidfile(Values v, Function<String, String> lookup) {
+        String text = v.text("pidfile", null);
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        Path file = Path.of(v.expanded("pidfile", text, lookup));
+        if (!file.isAbsolute()) {
+            throw new ConfigException(v.file, v.prefix + " pidfile", "an absolute path", text);
+        }
+        return file;
     }
 
     private static AutoRestart autorestart(Values v) {

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *                                 STARTING --exit--> BACKOFF --pause--> STARTING, or FATAL after startretries
  *             STARTING/RUNNING --stop--> STOPPING --exit--> STOPPED   (KILL after stopwaitsecs)
  * </pre>
- * An exit is noticed when it happens, through {@link Process#onExit()}, never by polling. Differences from
+ * An exit of a child is noticed when it happens, through {@link Process#onExit()}; a process adopted from an
+ * earlier minion is not this JVM's child, and is checked every second instead ({@link #checkAdopted}). Differences from
  * Supervisor, its known faults: a process that reached RUNNING but exited within {@code max(startsecs, 1 s)}
  * of its start, and is to be restarted, counts as a failed start (EXITED, then BACKOFF, FATAL after
  * {@code startretries}) instead of restarting for ever (Supervisor #405); the pause after a failed start
@@ -43,6 +44,9 @@ final class SupervisedProcess {
         /** Runs {@code task} on the supervisor's thread after {@code delay}. */
         Future<?> schedule(Runnable task, Duration delay);
 
+        /** Called when a new process runs (its pid is known), on the supervisor's thread. */
+        void launched();
+
         /** Called on every state change, on the supervisor's thread. */
         void changed(ProcessSnapshot snapshot);
 
@@ -54,7 +58,10 @@ final class SupervisedProcess {
     private final List<Waiter> waiters = new ArrayList<>();
     private ProcessState state = ProcessState.STOPPED;
     private Instant since = Instant.now();
-    private Process process;
+    /** The process while there is one: a child of this minion, or one an earlier minion started (adopted). */
+    private ProcessHandle process;
+    /** Its start time in /proc (see {@link ProcStart}): with the pid, what identifies it across minions. */
+    private long startTicks = -1;
     private Instant started;
     private Integer exitstatus;
     private String spawnerr = "";
@@ -62,6 +69,8 @@ final class SupervisedProcess {
     private int restarts;
     /** Each spawn gets a new number: timers and exits of an older process are recognised and ignored. */
     private long generation;
+    /** Whether the process is not this JVM's child (adopted): its exit is found by {@link #checkAdopted}. */
+    private boolean adopted;
     private Future<?> timer;
     /** The descendants of the process when its stop began, for stopasgroup/killasgroup. */
     private List<ProcessHandle> stopGroup = List.of();
@@ -82,6 +91,59 @@ final class SupervisedProcess {
     ProcessSnapshot snapshot() {
         return new ProcessSnapshot(config.name(), config.group(), state, process == null ? 0 : process.pid(),
                 exitstatus, since, started, restarts, spawnerr);
+    }
+
+    /**
+     * Takes over a process an earlier minion started for this definition (its pid and start time were checked
+     * by the caller): RUNNING, or STARTING for what remains of its startsecs. Its exit code cannot be known
+     * (it is not this JVM's child), so its exit counts as unexpected.
+     */
+    void adopt(ProcessHandle running, long ticks, Instant startedAt, int restartsSoFar) {
+        generation++;
+        process = running;
+        adopted = true;
+        startTicks = ticks;
+        started = startedAt;
+        restarts = restartsSoFar;
+        spawnerr = "";
+        log.info("adopted {} (pid {}, started {})", config.name(), running.pid(), startedAt);
+        Duration left = Duration.between(Instant.now(), startedAt.plusSeconds(config.startsecs()));
+        if (left.isNegative() || left.isZero()) {
+            transition(ProcessState.RUNNING);
+        } else {
+            long gen = generation;
+            transition(ProcessState.STARTING);
+            timer = host.schedule(() -> startedLongEnough(gen), left);
+        }
+    }
+
+    /** For an adopted process: notices its exit (called every second; a child's exit is announced instead). */
+    void checkAdopted() {
+        if (adopted && process != null && !ProcStart.isSame(process.pid(), startTicks)) {
+            exited(generation, null);
+        }
+    }
+
+    /** Rotates the log files that have grown past their maxbytes. */
+    void rotateLogs() {
+        for (ProgramConfig.LogSettings logSettings : List.of(config.stdout(), config.stderr())) {
+            try {
+                if (OutputLog.rotateIfOver(logSettings)) {
+                    log.debug("rotated {}", logSettings.file());
+                }
+            } catch (IOException e) {
+                log.warn("cannot rotate {}: {}", logSettings.file(), e.toString());
+            }
+        }
+    }
+
+    /** What the state file keeps of this process while it runs, for the next minion; null when none runs. */
+    ProcessRecords.Entry record(String launch) {
+        if (process == null || !state.hasProcess() || startTicks < 0) {
+            return null;
+        }
+        return new ProcessRecords.Entry(config.name(), process.pid(), startTicks, started.toEpochMilli(), restarts,
+                config.stopsignal(), launch);
     }
 
     /** Supervisor's startProcess: false when a process already runs (or is starting or stopping). */
@@ -106,13 +168,17 @@ final class SupervisedProcess {
         if (state != ProcessState.STARTING && state != ProcessState.RUNNING) {
             return state == ProcessState.STOPPING;
         }
+        if (adopted && !alive()) {
+            exited(generation, null); // gone since the last check: never signal a pid that may be another's now
+            return stop(); // what its exit led to (a restart, a backoff) is stopped; no longer adopted, no loop
+        }
         cancelTimer();
         transition(ProcessState.STOPPING);
         long gen = generation;
         log.info("stopping {} (pid {}) with SIG{}", config.name(), process.pid(), config.stopsignal());
         // taken now: once the process is gone its children are reparented and no longer its descendants
         stopGroup = config.stopasgroup() || config.killasgroup() ? process.descendants().toList() : List.of();
-        Signals.send(process.toHandle(), config.stopsignal());
+        Signals.send(process, config.stopsignal());
         if (config.stopasgroup()) {
             stopGroup.forEach(child -> Signals.send(child, config.stopsignal()));
         }
@@ -122,10 +188,10 @@ final class SupervisedProcess {
 
     /** Sends {@code signal} (a name without SIG) to the process; false when there is none. */
     boolean signal(String signal) {
-        if (process == null || !state.hasProcess()) {
+        if (process == null || !state.hasProcess() || (adopted && !alive())) {
             return false;
         }
-        Signals.send(process.toHandle(), signal);
+        Signals.send(process, signal);
         return true;
     }
 
@@ -146,17 +212,27 @@ final class SupervisedProcess {
         spawnerr = "";
         started = Instant.now();
         transition(ProcessState.STARTING);
+        Process child;
         try {
-            process = launch();
+            child = launch();
         } catch (IOException | IllegalArgumentException e) {
             spawnerr = "spawn error: " + e.getMessage();
             log.warn("{}: {}", config.name(), spawnerr);
             failedStart();
             return;
         }
-        log.info("spawned {} with pid {}", config.name(), process.pid());
-        Process mine = process;
-        mine.onExit().thenAccept(p -> host.execute(() -> exited(gen, p.exitValue())));
+        process = child.toHandle();
+        adopted = false;
+        startTicks = ProcStart.of(child.pid()).orElse(-1);
+        log.info("spawned {} with pid {}", config.name(), child.pid());
+        host.launched();
+        if (config.pidfile() != null) {
+            // a daemon: the command forks into the background and exits; the process is the pid it writes down
+            long launcherTicks = startTicks;
+            child.onExit().thenAccept(p -> host.execute(() -> launcherExited(gen, p.exitValue(), launcherTicks)));
+            return;
+        }
+        child.onExit().thenAccept(p -> host.execute(() -> exited(gen, p.exitValue())));
         if (config.startsecs() == 0) {
             transition(ProcessState.RUNNING);
         } else {
@@ -178,28 +254,52 @@ final class SupervisedProcess {
         builder.environment().put("SUPERVISOR_PROCESS_NAME", config.name());
         builder.environment().put("SUPERVISOR_GROUP_NAME", config.group());
         builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        builder.redirectErrorStream(config.redirectStderr());
-        OutputLog stdout = OutputLog.open(config.stdout());
-        OutputLog stderr;
-        try {
-            stderr = OutputLog.open(config.redirectStderr() ? ProgramConfig.LogSettings.NONE : config.stderr());
-        } catch (IOException e) {
-            stdout.abandon();
-            throw e;
+        // the process writes into its log files itself: no pipe to this minion that its exit would break
+        builder.redirectOutput(OutputLog.open(config.stdout()));
+        if (config.redirectStderr()) {
+            builder.redirectErrorStream(true);
+        } else {
+            builder.redirectError(OutputLog.open(config.stderr()));
         }
-        Process p;
-        try {
-            p = builder.start();
-        } catch (IOException e) {
-            stdout.abandon();
-            stderr.abandon();
-            throw e;
+        return builder.start();
+    }
+
+    /** Whether the process still runs: an adopted one only while its pid has its start time (no reused pid). */
+    private boolean alive() {
+        return adopted ? ProcStart.isSame(process.pid(), startTicks) : process.isAlive();
+    }
+
+    /**
+     * The command of a pidfile program exited: with 0, the daemon it started is the pid in the pidfile, if that
+     * pid runs and started after the command (an older pid left in the file is not taken); else a failed start.
+     */
+    private void launcherExited(long gen, int code, long launcherTicks) {
+        if (gen != generation) {
+            return;
         }
-        stdout.pump(p.getInputStream(), "jsalt-supervisor-stdout-" + config.name());
-        if (!config.redirectStderr()) {
-            stderr.pump(p.getErrorStream(), "jsalt-supervisor-stderr-" + config.name());
+        if (state != ProcessState.STARTING || code != 0) {
+            exited(gen, code);
+            return;
         }
-        return p;
+        java.util.OptionalLong pid = PidFile.read(config.pidfile());
+        java.util.OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : java.util.OptionalLong.empty();
+        java.util.Optional<ProcessHandle> daemon = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : java.util.Optional.empty();
+        if (ticks.isEmpty() || daemon.isEmpty() || ticks.getAsLong() < launcherTicks) {
+            spawnerr = "pidfile " + config.pidfile() + ": no process started by the command";
+            log.warn("{}: {}", config.name(), spawnerr);
+            exited(gen, code);
+            return;
+        }
+        process = daemon.get();
+        adopted = true; // not this JVM's child: checked every second
+        startTicks = ticks.getAsLong();
+        log.info("{} runs as pid {} (from {})", config.name(), process.pid(), config.pidfile());
+        host.launched();
+        if (config.startsecs() == 0) {
+            transition(ProcessState.RUNNING);
+        } else {
+            timer = host.schedule(() -> startedLongEnough(gen), Duration.ofSeconds(config.startsecs()));
+        }
     }
 
     private void startedLongEnough(long gen) {
@@ -209,7 +309,7 @@ final class SupervisedProcess {
     }
 
     private void killIfStillStopping(long gen) {
-        if (gen == generation && state == ProcessState.STOPPING && process != null && process.isAlive()) {
+        if (gen == generation && state == ProcessState.STOPPING && process != null && alive()) {
             log.warn("{} (pid {}) did not stop within stopwaitsecs={}: killing it with SIGKILL", config.name(),
                     process.pid(), config.stopwaitsecs());
             process.destroyForcibly();
@@ -219,7 +319,8 @@ final class SupervisedProcess {
         }
     }
 
-    private void exited(long gen, int code) {
+    /** @param code the exit code, null when it cannot be known (an adopted process) */
+    private void exited(long gen, Integer code) {
         if (gen != generation) {
             return;
         }
@@ -232,7 +333,10 @@ final class SupervisedProcess {
         exitstatus = code;
         ProcessState was = state;
         process = null;
-        log.info("{} exited with status {} after {} ms ({})", config.name(), code, uptime.toMillis(), was);
+        adopted = false;
+        startTicks = -1;
+        log.info("{} exited with status {} after {} ms ({})", config.name(), code == null ? "unknown (adopted)" : code,
+                uptime.toMillis(), was);
         switch (was) {
             case STOPPING -> transition(ProcessState.STOPPED);
             case STARTING -> failedStart();
@@ -241,8 +345,8 @@ final class SupervisedProcess {
         }
     }
 
-    private void exitedFromRunning(int code, Duration uptime) {
-        boolean expected = config.exitcodes().contains(code);
+    private void exitedFromRunning(Integer code, Duration uptime) {
+        boolean expected = code != null && config.exitcodes().contains(code);
         transition(ProcessState.EXITED);
         if (!config.autorestart().restarts(expected)) {
             return;

@@ -46,10 +46,44 @@ public final class Supervisor implements AutoCloseable {
     /** The bound on waiting for a start or stop to settle: the longest stopwaitsecs/startsecs plus a margin. */
     private volatile long maxWaitMillis = 10_000;
     private volatile boolean supervising;
+    /** The state file for the next minion's adoption; null: nothing is written down (tests, benchmarks). */
+    private final ProcessRecords records;
+    /** supervisor_on_stop: leave (true) keeps the processes running at close, for the next minion to adopt. */
+    private final boolean leaveOnStop;
+    /** A write of the state file is queued on the thread: changes in one burst are written once. */
+    private boolean recordsQueued;
+    /** supervisor.add and supervisor.remove, over the programs they keep. */
+    private final ProgramPushes pushes;
 
+    /** A supervisor that stops its processes when closed and writes no state file. */
     Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName) {
+        this(definitions, listener, threadName, null, false, null);
+    }
+
+    /**
+     * @param records     where the running processes are written down, and adopted from at start; null: nowhere
+     * @param leaveOnStop whether {@link #close} leaves the processes running (for a next minion) instead of stopping them
+     */
+    Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName,
+            ProcessRecords records, boolean leaveOnStop, PushedPrograms pushed) {
+        if (leaveOnStop && records == null) {
+            throw new IllegalArgumentException("processes left running need a state file to be adopted from");
+        }
         this.definitions = definitions;
         this.listener = listener;
+        this.records = records;
+        this.leaveOnStop = leaveOnStop;
+        this.pushes = new ProgramPushes(pushed, definitions, new ProgramPushes.Groups() {
+            @Override
+            public List<String> update(Map<String, ProgramConfig> read, java.util.function.Predicate<String> only) {
+                return Supervisor.this.update(read, only);
+            }
+
+            @Override
+            public boolean active(String group) {
+                return call(() -> processes.values().stream().anyMatch(p -> p.config().group().equals(group)));
+            }
+        });
         this.thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -69,9 +103,12 @@ public final class Supervisor implements AutoCloseable {
         // update applies an edited supervisor: section too; a minion built in code (no file) keeps its own
         Supplier<Map<String, Object>> section = () -> Files.isRegularFile(file)
                 ? MinionConfig.load(config.configDir()).supervision().programs() : atStart;
+        Path state = config.cachedir().resolve("supervisor");
+        PushedPrograms pushed = new PushedPrograms(state.resolve("programs"));
         ProgramDefinitions definitions = new ProgramDefinitions(firstThenLive(atStart, section), file,
-                config.supervision().dir(), ProgramParser.forThisHost(config.cachedir().resolve("supervisor").resolve("log")));
-        return new Supervisor(definitions, listener, "jsalt-supervisor-" + config.id());
+                config.supervision().dir(), ProgramParser.forThisHost(state.resolve("log")), pushed.dir());
+        return new Supervisor(definitions, listener, "jsalt-supervisor-" + config.id(),
+                new ProcessRecords(state.resolve("processes")), config.supervision().leaveOnStop(), pushed);
     }
 
     /** The section as loaded at start for the first read, the file as it is now for every later one. */
@@ -82,22 +119,36 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * Reads the definitions and starts the programs with {@code autostart}.
+     * Reads the definitions, adopts the processes an earlier minion left running for them (their pid and start
+     * time as the state file has them) and starts the other programs with {@code autostart}.
      *
-     * @throws ConfigException when a definition cannot be used: nothing is started
+     * @throws ConfigException when a definition cannot be used: nothing is started (nor stopped)
      */
     public void start() {
         Map<String, ProgramConfig> read = definitions.read();
+        Map<String, ProcessRecords.Entry> found = records == null ? Map.of() : records.read();
+        Adoption.stopLeftovers(found, read);
         if (read.isEmpty()) {
+            if (!found.isEmpty()) {
+                records.write(List.of());
+            }
             return; // no thread for a minion that supervises nothing (a benchmark runs thousands in one JVM)
         }
-        call(() -> {
+        int adopted = call(() -> {
             read.values().forEach(this::add);
-            processes.values().stream().filter(p -> p.config().autostart()).forEach(SupervisedProcess::start);
-            return null;
+            int taken = 0;
+            for (SupervisedProcess p : processes.values()) {
+                if (Adoption.adopt(p, found.get(p.config().name()), thread)) {
+                    taken++;
+                } else if (p.config().autostart()) {
+                    p.start();
+                }
+            }
+            return taken;
         });
-        log.info("supervising {} processes", read.size());
+        log.info("supervising {} processes ({} adopted from the previous minion)", read.size(), adopted);
     }
+
 
     /** Whether any process was ever defined: false until start() or update() found one. */
     public boolean supervises() {
@@ -106,7 +157,7 @@ public final class Supervisor implements AutoCloseable {
 
     /** Every process's state, or those {@code name} selects; by group then name, as supervisorctl lists them. */
     public List<ProcessSnapshot> status(String name) {
-        return call(() -> select(name == null ? "all" : name).stream().map(SupervisedProcess::snapshot)
+        return call(() -> ProcessNames.select(processes, name == null ? "all" : name).stream().map(SupervisedProcess::snapshot)
                 .sorted(Comparator.comparing(ProcessSnapshot::group).thenComparing(ProcessSnapshot::name)).toList());
     }
 
@@ -127,7 +178,7 @@ public final class Supervisor implements AutoCloseable {
         Map<String, CompletableFuture<ProcessSnapshot>> waits = new LinkedHashMap<>();
         List<String> lines = call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }
@@ -157,7 +208,7 @@ public final class Supervisor implements AutoCloseable {
         Map<String, CompletableFuture<ProcessSnapshot>> waits = new LinkedHashMap<>();
         List<String> lines = call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }
@@ -185,7 +236,7 @@ public final class Supervisor implements AutoCloseable {
         String sig = Signals.canonical(signal);
         return call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }
@@ -199,7 +250,7 @@ public final class Supervisor implements AutoCloseable {
     /** The pid of a running process, 0 when it is not running; empty for an unknown name. */
     public OptionalLong pid(String name) {
         return call(() -> {
-            List<SupervisedProcess> chosen = select(name);
+            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
             return chosen.size() == 1 ? OptionalLong.of(chosen.get(0).snapshot().pid()) : OptionalLong.empty();
         });
     }
@@ -233,8 +284,13 @@ public final class Supervisor implements AutoCloseable {
      * @throws ConfigException when the definitions cannot be used: nothing is changed
      */
     public synchronized List<String> update() {
-        Map<String, ProgramConfig> read = definitions.read();
-        ProgramChanges changes = call(() -> ProgramChanges.between(configs(), read));
+        return update(definitions.read(), group -> true);
+    }
+
+    /** Applies the changes of the groups {@code only} accepts, from definitions already read. */
+    private List<String> update(Map<String, ProgramConfig> read, java.util.function.Predicate<String> only) {
+        ProgramChanges all = call(() -> ProgramChanges.between(configs(), read));
+        ProgramChanges changes = all.only(only);
         List<String> lines = new ArrayList<>();
         for (String group : changes.removed()) {
             stopGroup(group);
@@ -262,6 +318,21 @@ public final class Supervisor implements AutoCloseable {
         return lines;
     }
 
+    /**
+     * Salt's {@code supervisord.add}: see {@link ProgramPushes#add}. Synchronized with {@link #update()}.
+     *
+     * @throws IllegalArgumentException for a bad name or key, or a program defined elsewhere: nothing changes
+     * @throws ConfigException          for a value the program cannot have: nothing changes
+     */
+    public synchronized List<String> add(String name, Map<String, ?> keys) {
+        return pushes.add(name, keys);
+    }
+
+    /** Salt's {@code supervisord.remove}: see {@link ProgramPushes#remove}. */
+    public synchronized List<String> remove(String name) {
+        return pushes.remove(name);
+    }
+
     private void stopGroup(String group) {
         stopProcesses(group + ":*").forEach(line -> log.debug("update: {}", line));
     }
@@ -284,32 +355,13 @@ public final class Supervisor implements AutoCloseable {
     private SupervisedProcess add(ProgramConfig config) {
         SupervisedProcess p = new SupervisedProcess(config, new Host());
         processes.put(config.name(), p);
-        supervising = true;
+        if (!supervising) {
+            supervising = true;
+            // adopted processes are not this JVM's children (no exit notification), and logs rotate from outside
+            thread.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+        }
         maxWaitMillis = Math.max(maxWaitMillis, 10_000L + 1000L * Math.max(config.stopwaitsecs(), config.startsecs()));
         return p;
-    }
-
-    /**
-     * supervisorctl's names: {@code all}, a process name, a group name ({@code web}, {@code web:}, {@code web:*})
-     * for all its processes, {@code group:process}.
-     */
-    private List<SupervisedProcess> select(String name) {
-        if (name == null || name.equals("all")) {
-            return List.copyOf(processes.values());
-        }
-        String group = name.endsWith(":*") ? name.substring(0, name.length() - 2)
-                : name.endsWith(":") ? name.substring(0, name.length() - 1) : null;
-        if (group == null && name.contains(":")) {
-            int colon = name.indexOf(':');
-            SupervisedProcess p = processes.get(name.substring(colon + 1));
-            return p != null && p.config().group().equals(name.substring(0, colon)) ? List.of(p) : List.of();
-        }
-        SupervisedProcess exact = group == null ? processes.get(name) : null;
-        if (exact != null) {
-            return List.of(exact);
-        }
-        String g = group == null ? name : group;
-        return processes.values().stream().filter(p -> p.config().group().equals(g)).toList();
     }
 
     private <T> T call(Callable<T> task) {
@@ -345,7 +397,33 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
-    /** Stops every process (each with its stop signal, then KILL after its stopwaitsecs), then the thread. */
+    private void everySecond() {
+        for (SupervisedProcess p : List.copyOf(processes.values())) {
+            p.checkAdopted();
+            p.rotateLogs();
+        }
+    }
+
+    /** Queues one write of the state file for the changes made by the task running now. */
+    private void recordsChanged() {
+        if (records != null && !recordsQueued && !thread.isShutdown()) {
+            recordsQueued = true;
+            thread.execute(this::writeRecords);
+        }
+    }
+
+    private Void writeRecords() {
+        recordsQueued = false;
+        records.write(processes.values().stream().map(p -> p.record(ProcessRecords.launch(p.config())))
+                .filter(java.util.Objects::nonNull).toList());
+        return null;
+    }
+
+    /**
+     * With {@code supervisor_on_stop: leave}, leaves every process running, written down for the next minion;
+     * with {@code stop}, stops every process (each with its stop signal, then KILL after its stopwaitsecs).
+     * Then the thread.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -357,9 +435,17 @@ public final class Supervisor implements AutoCloseable {
             return;
         }
         try {
-            stopProcesses("all").forEach(line -> log.debug("close: {}", line));
+            if (leaveOnStop) {
+                call(this::writeRecords);
+                log.info("leaving the supervised processes running for the next minion (supervisor_on_stop: leave)");
+            } else {
+                stopProcesses("all").forEach(line -> log.debug("close: {}", line));
+                if (records != null) {
+                    call(this::writeRecords);
+                }
+            }
         } catch (SupervisorException e) {
-            log.warn("stopping the supervised processes: {}", e.getMessage());
+            log.warn("closing the supervisor: {}", e.getMessage());
         }
         closed = true;
         thread.shutdownNow();
@@ -380,8 +466,14 @@ public final class Supervisor implements AutoCloseable {
         }
 
         @Override
+        public void launched() {
+            recordsChanged();
+        }
+
+        @Override
         public void changed(ProcessSnapshot snapshot) {
             log.debug("{} is {}", snapshot.displayName(), snapshot.state());
+            recordsChanged();
             try {
                 listener.accept(snapshot);
             } catch (RuntimeException e) {

@@ -1,9 +1,11 @@
 package io.jsalt.minion.supervisor;
 
 import io.jsalt.config.ConfigException;
+import io.jsalt.modules.CallResult;
 import io.jsalt.modules.api.Arg;
 import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.ExecutionModule;
+import io.jsalt.modules.api.KwArgs;
 import io.jsalt.modules.api.SaltFunction;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -63,22 +65,38 @@ public abstract class SupervisorFunctions implements ExecutionModule {
 
     @SaltFunction(doc = "Start the named process, group (web: or web:*) or all, and wait until each has left "
             + "STARTING.\n\nCLI Example: salt '*' supervisord.start <name>")
-    public String start(@Arg(value = "name", defaultValue = "all") String name) {
-        return String.join("\n", supervisor.startProcesses(name));
+    public CallResult start(@Arg(value = "name", defaultValue = "all") String name) {
+        return answer(supervisor.startProcesses(name));
     }
 
     @SaltFunction(doc = "Stop the named process, group or all: its stopsignal, then KILL after stopwaitsecs.\n\n"
             + "CLI Example: salt '*' supervisord.stop <name>")
-    public String stop(@Arg(value = "name", defaultValue = "all") String name) {
-        return String.join("\n", supervisor.stopProcesses(name));
+    public CallResult stop(@Arg(value = "name", defaultValue = "all") String name) {
+        return answer(supervisor.stopProcesses(name));
     }
 
     @SaltFunction(doc = "Stop, then start, the named process, group or all.\n\nCLI Example: salt '*' supervisord.restart <name>")
-    public String restart(@Arg(value = "name", defaultValue = "all") String name) {
+    public CallResult restart(@Arg(value = "name", defaultValue = "all") String name) {
         List<String> lines = new java.util.ArrayList<>(supervisor.stopProcesses(name));
         lines.removeIf(line -> line.endsWith("ERROR (not running)"));
+        if (lines.stream().anyMatch(line -> line.endsWith("ERROR (no such process)"))) {
+            return answer(lines);
+        }
         lines.addAll(supervisor.startProcesses(name));
-        return String.join("\n", lines);
+        return answer(lines);
+    }
+
+    /**
+     * supervisorctl's lines, with retcode 1 when a process named does not exist or did not reach the state asked
+     * for (a spawn error, an abnormal termination, a stop that did not finish), so that {@code --failhard}
+     * stops a rolling restart ({@code jsalt -b 2 --failhard ... supervisor.restart app}) at the first host where
+     * the program does not come back. Already in the state asked for is not a failure.
+     */
+    private static CallResult answer(List<String> lines) {
+        String text = String.join("\n", lines);
+        boolean failed = lines.stream().anyMatch(line -> line.contains(": ERROR (")
+                && !line.endsWith("ERROR (already started)") && !line.endsWith("ERROR (not running)"));
+        return failed ? CallResult.failed(text, 1) : CallResult.ok(text);
     }
 
     @SaltFunction(doc = "Send a signal (TERM, HUP, INT, QUIT, KILL, USR1, USR2) to the named process, group or all, "
@@ -109,6 +127,41 @@ public abstract class SupervisorFunctions implements ExecutionModule {
             return lines.isEmpty() ? "" : String.join("\n", lines);
         } catch (ConfigException e) {
             return "ERROR: " + e.getMessage();
+        }
+    }
+
+    @SaltFunction(doc = "Define a program on this minion and start it (with autostart): Supervisor's program keys as "
+            + "keyword arguments, kept in the minion's own folder of added programs and read again at every start. Given "
+            + "again with other keys, the program is restarted with them. Without keys, Supervisor's add: activate a "
+            + "program already defined but not yet active.\n\n"
+            + "CLI Example: salt '*' supervisor.add app command='/usr/bin/app --port 8080' autorestart=true")
+    public String add(@Arg("name") String name, @KwArgs Map<String, Object> keys) {
+        Map<String, Object> programKeys = new LinkedHashMap<>();
+        keys.forEach((k, v) -> {
+            if (!k.startsWith("__")) { // Salt's __pub_* publication fields
+                programKeys.put(k, v);
+            }
+        });
+        for (String saltOnly : List.of("conf_file", "bin_env")) {
+            if (programKeys.containsKey(saltOnly)) {
+                throw new CommandExecutionException(saltOnly + ": not accepted (there is no supervisorctl here: "
+                        + "this minion is the supervisor)");
+            }
+        }
+        try {
+            return String.join("\n", supervisor.add(name, programKeys));
+        } catch (IllegalArgumentException | ConfigException e) {
+            throw new CommandExecutionException("ERROR: " + e.getMessage());
+        }
+    }
+
+    @SaltFunction(doc = "Stop and remove a program supervisor.add defined, and delete its definition.\n\n"
+            + "CLI Example: salt '*' supervisor.remove app")
+    public String remove(@Arg("name") String name) {
+        try {
+            return String.join("\n", supervisor.remove(name));
+        } catch (IllegalArgumentException | ConfigException e) {
+            throw new CommandExecutionException("ERROR: " + e.getMessage());
         }
     }
 

@@ -84,9 +84,30 @@ class SupervisorFunctionsTest {
         assertThat((Long) call("supervisor.pid", "idle")).isPositive().isNotEqualTo(before);
         assertThat(call("supervisord.stop", "idle")).isEqualTo("idle: stopped");
         assertThat(call("supervisor.pid", "idle")).isEqualTo(0L);
-        assertThat(call("supervisord.stop", "nope")).isEqualTo("nope: ERROR (no such process)");
+        CallResult nope = registry.call("supervisord.stop", List.of("nope"));
+        assertThat(nope.ret()).isEqualTo("nope: ERROR (no such process)");
+        assertThat(nope.retcode()).isEqualTo(1);
+        assertThat(registry.call("supervisord.restart", List.of("nope")).retcode()).isEqualTo(1);
         assertThat(call("supervisord.status_bool", "app", Map.of("__kwarg__", true, "expected_state", "RUNNING"))).isEqualTo(true);
         assertThat(call("supervisord.status_bool", "idle", Map.of("__kwarg__", true, "expected_state", "RUNNING"))).isEqualTo(false);
+    }
+
+    @Test
+    void aRestartWhoseProgramDoesNotComeBackFailsSoThatFailhardStopsARollingRestart() throws Exception {
+        // the program's binary goes away: the restart's start is a spawn error, retcode 1
+        java.nio.file.Path bin = java.nio.file.Files.copy(java.nio.file.Path.of("/bin/sleep"), dir.resolve("mysleep"));
+        harness.close();
+        harness = new SupervisorHarness(dir, Map.of("app", Map.of("command", bin + " 1000", "startsecs", "0",
+                "startretries", "0"))).start();
+        harness.awaitState("app", ProcessState.RUNNING);
+        registry = ModuleRegistry.builder(CONTEXT).addModule(new SupervisorModule(harness.supervisor)).build();
+        assertThat(registry.call("supervisor.restart", List.of("app")).retcode()).isZero();
+
+        java.nio.file.Files.delete(bin);
+        CallResult failed = registry.call("supervisor.restart", List.of("app"));
+        assertThat(failed.ret()).isEqualTo("app: stopped\napp: ERROR (spawn error)");
+        assertThat(failed.retcode()).isEqualTo(1);
+        assertThat(failed.success()).isFalse();
     }
 
     @Test

@@ -21,6 +21,10 @@ final class SupervisorHarness implements AutoCloseable {
     final List<ProcessSnapshot> changes = Collections.synchronizedList(new ArrayList<>());
     private final List<Long> pids = Collections.synchronizedList(new ArrayList<>());
     private Map<String, Object> programs;
+    /** With {@link #leavingRunning()}: the state file, shared by every harness over the same folder. */
+    private ProcessRecords records;
+    /** The folder of the programs supervisor.add defines, shared by every harness over the same folder. */
+    final PushedPrograms pushed;
     Supervisor supervisor;
 
     SupervisorHarness(Path dir, Map<String, Object> programs) {
@@ -28,11 +32,29 @@ final class SupervisorHarness implements AutoCloseable {
         this.iniDir = dir.resolve("supervisor.d");
         this.logDir = dir.resolve("log");
         this.programs = programs;
+        this.pushed = new PushedPrograms(dir.resolve("state").resolve("programs"));
+    }
+
+    /** The supervisor writes its processes down and leaves them running when closed (supervisor_on_stop: leave). */
+    SupervisorHarness leavingRunning() {
+        records = new ProcessRecords(recordsFile());
+        return this;
+    }
+
+    Path recordsFile() {
+        return dir.resolve("state").resolve("processes");
+    }
+
+    /** Closes the supervisor only: what it leaves running is killed by {@link #close()}. */
+    void closeSupervisor() {
+        supervisor.close();
     }
 
     /** Starts a supervisor over the programs (and any ini files already in {@link #iniDir}). */
     SupervisorHarness start() {
-        supervisor = new Supervisor(new ProgramDefinitions(programs, dir.resolve("minion"), iniDir, parser(logDir)),
+        Map<String, Object> section = programs;
+        supervisor = new Supervisor(new ProgramDefinitions(() -> section, dir.resolve("minion"), iniDir, parser(logDir),
+                pushed.dir()),
                 snapshot -> {
                     if (snapshot.pid() > 0) {
                         pids.add(snapshot.pid());
@@ -40,7 +62,7 @@ final class SupervisorHarness implements AutoCloseable {
                         ProcessHandle.of(snapshot.pid()).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
                     }
                     changes.add(snapshot);
-                }, "jsalt-supervisor-test");
+                }, "jsalt-supervisor-test", records, records != null, pushed);
         supervisor.start();
         return this;
     }

@@ -153,20 +153,37 @@ class SupervisorTest {
     }
 
     @Test
-    void rotatesTheLogAtMaxbytesAndKeepsOnlyTheBackups() throws Exception {
-        // 210 lines of 20 bytes: 4,200 bytes through a 1,000-byte log with 2 backups
+    void rotatesTheLogPastMaxbytesAndKeepsOnlyTheBackups() throws Exception {
+        // each batch: 60 lines of 20 bytes in one write, 1,200 bytes through a 1,000-byte log with 2 backups;
+        // SIGUSR1 asks for one more batch
+        String batch = "v=; i=0; while [ $i -lt 60 ]; do v=\"$v$1-$(printf %04d $i)-abcdefghijkl\n\"; i=$((i+1)); done; "
+                + "printf %s \"$v\"";
         SupervisorHarness h = supervise(Map.of("chatty", program(
-                "command", "sh -c 'i=0; while [ $i -lt 210 ]; do printf \"%04d-abcdefghijklmn\\n\" $i; i=$((i+1)); done; exec sleep 1000'",
+                "command", "sh -c 'b() { " + batch + "; }; n=1; b $n; more() { n=$((n+1)); b $n; }; trap more USR1; "
+                        + "while :; do sleep 0.2; done'",
                 "startsecs", "0", "stdout_logfile_maxbytes", "1000", "stdout_logfile_backups", "2")));
         Path log = h.logDir.resolve("chatty-stdout.log");
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> LogTail.lastLines(log, 1).equals("0209-abcdefghijklmn\n"));
+        // the process writes the file itself; the supervisor copies it away and cuts it once it is past maxbytes
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(OutputLog.backup(log, 1)) && Files.size(log) == 0);
+        assertThat(OutputLog.backup(log, 1)).hasSize(1200);
+        for (int n = 2; n <= 3; n++) {
+            String last = n + "-0059-abcdefghijkl\n";
+            h.supervisor.signalProcesses("chatty", "USR1");
+            await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(OutputLog.backup(log, 1))
+                    && LogTail.lastLines(OutputLog.backup(log, 1), 1).equals(last) && Files.size(log) == 0);
+        }
 
-        assertThat(log).hasSize(200);
-        assertThat(OutputLog.backup(log, 1)).hasSize(1000);
-        assertThat(OutputLog.backup(log, 2)).hasSize(1000);
+        assertThat(OutputLog.backup(log, 2)).hasSize(1200);
+        assertThat(LogTail.lastLines(OutputLog.backup(log, 2), 1)).isEqualTo("2-0059-abcdefghijkl\n");
         assertThat(OutputLog.backup(log, 3)).doesNotExist();
-        assertThat(LogTail.lastLines(OutputLog.backup(log, 1), 1)).isEqualTo("0199-abcdefghijklmn\n");
+        assertThat(Files.getPosixFilePermissions(OutputLog.backup(log, 1))).extracting(Object::toString)
+                .containsExactlyInAnyOrder("OWNER_READ", "OWNER_WRITE");
+        // the process appends: after the cut its next write starts the file again, with no hole before it
+        h.supervisor.signalProcesses("chatty", "USR1");
+        await().atMost(Duration.ofSeconds(30)).until(() -> LogTail.lastLines(OutputLog.backup(log, 1), 1)
+                .equals("4-0059-abcdefghijkl\n"));
+        assertThat(Files.readString(OutputLog.backup(log, 1))).startsWith("4-0000-abcdefghijkl\n").hasSize(1200);
     }
 
     @Test
