@@ -31,7 +31,12 @@ import io.jsalt.master.publish.JobPublisher;
 import io.jsalt.master.publish.LateSignIns;
 import io.jsalt.master.request.AesCommand;
 import io.jsalt.master.request.AuthHandler;
+import io.jsalt.master.auth.Eauth;
+import io.jsalt.master.auth.EauthSettings;
+import io.jsalt.master.auth.TokenFiles;
 import io.jsalt.master.request.ClearCommand;
+import io.jsalt.master.request.EauthGuard;
+import io.jsalt.master.request.TokenCommands;
 import io.jsalt.master.request.ClientKey;
 import io.jsalt.master.request.MinionEventHandler;
 import io.jsalt.master.request.MinionTrust;
@@ -193,15 +198,23 @@ public final class Master implements AutoCloseable {
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics)));
         FileServerCommands files = new FileServerCommands(
                 new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
+        // eauth users (a token or credentials instead of the root key) are checked here, on the master
+        EauthSettings eauthSettings = new EauthSettings(config.configDir());
+        Eauth eauth = new Eauth(eauthSettings, new TokenFiles(config.cachedir().resolve("tokens"), java.time.Clock.systemUTC(),
+                () -> eauthSettings.current().tokenExpire()));
+        TokenCommands tokens = new TokenCommands(eauth);
         Map<String, ClearCommand> clear = Map.of(
                 "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
                                 this.config.abuseLimits().maxPendingMinions(), this.config.abuseLimits().pendingKeysPerMinute()),
                         publishPort.port(), signIns),
-                "publish", new PublishHandler(clientKey, targets, jobs, jids, events, publisher),
-                "wheel", new WheelHandler(clientKey, keyAdmin),
+                "publish", EauthGuard.publish(eauth, clientKey, targets, new PublishHandler(clientKey, targets, jobs, jids, events, publisher)),
+                "wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin)),
                 "ping", new PingHandler(),
-                "runner", new RunnerCommand(clientKey, runners, jids, events));
+                "runner", EauthGuard.special("runner", eauth, clientKey, new RunnerCommand(clientKey, runners, jids, events)),
+                "mk_token", tokens::mkToken,
+                "get_token", tokens::getToken,
+                "rm_token", tokens::rmToken);
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
                 "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),
