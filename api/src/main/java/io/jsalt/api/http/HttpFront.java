@@ -23,7 +23,7 @@ public final class HttpFront implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    public HttpFront(String host, int port, boolean debug, Logins logins, LowstateRunner runner) {
+    public HttpFront(String host, int port, boolean debug, Logins logins, LowstateRunner runner, java.time.Clock clock) {
         QueuedThreadPool pool = new QueuedThreadPool(64, 4);
         pool.setName("jsalt-api-http");
         server = new Server(pool);
@@ -36,7 +36,7 @@ public final class HttpFront implements AutoCloseable {
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         limit.setHandler(new ApiHandler(new Routes(logins, runner,
-                new LoginThrottle(java.time.Clock.systemUTC(), Routes.MAX_LOGIN_FAILURES, 60)), debug));
+                new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60)), debug));
         server.setHandler(limit);
         server.setStopTimeout(5_000);
     }

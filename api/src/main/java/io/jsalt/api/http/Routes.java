@@ -95,7 +95,7 @@ final class Routes {
 
     private Reply logout(Exchange ex) {
         Token token = authenticated(ex.token());
-        logins.tokens().revoke(token.token());
+        logins.logout(token);
         AuditLog.logout(token.user(), token.eauth());
         return Reply.ok(Map.of("return", "Your token has been cleared"));
     }
@@ -166,7 +166,7 @@ final class Routes {
 
     /** The header's token: 401 when missing, unknown or expired (salt-api finds no session for it). */
     private Token authenticated(String value) {
-        return logins.tokens().find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
+        return logins.find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
     }
 
     /** A chunk's own token: salt-api refuses one that is not hex before looking it up. */

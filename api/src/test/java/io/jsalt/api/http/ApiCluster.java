@@ -43,6 +43,10 @@ final class ApiCluster implements AutoCloseable {
     }
 
     ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
+        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
+        Files.createDirectories(masterConfig.configDir());
+        Files.writeString(masterConfig.configDir().resolve("master"),
+                new org.eclipse.jetty.util.ajax.JSON().toJSON(Map.of("external_auth", externalAuth)));
         master = new Master(masterConfig, transport);
         master.start();
         for (String id : minionIds) {
@@ -62,7 +66,7 @@ final class ApiCluster implements AutoCloseable {
         return this;
     }
 
-    /** One more jsalt-api on the same master, with other users and clients; the caller closes it. */
+    /** One more jsalt-api on the same master, with its own copy of the users (the master's rights still rule) and clients. */
     ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients) {
         ApiServer other = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
                 enabledClients), Clock.systemUTC());
