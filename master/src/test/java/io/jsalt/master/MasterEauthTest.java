@@ -109,6 +109,23 @@ class MasterEauthTest {
     }
 
     @Test
+    void aUserReadsTheReturnsOfTheirOwnJobsOnlyWithoutTheEventSocket() {
+        String deploy = login("deploy", "pw-deploy");
+        String thatch = login("thatch", "pw-thatch");
+        String jid = Wire.string(publish("web*", "test.ping", Map.of("token", deploy), "deploy"), "jid");
+
+        await().atMost(WAIT).until(() -> Wire.map(call(Map.of("cmd", "job_returns", "jid", jid, "token", deploy)), "returns")
+                .containsKey("web1"));
+        Map<String, Object> own = Wire.map(Wire.map(call(Map.of("cmd", "job_returns", "jid", jid, "token", deploy)), "returns"), "web1");
+        assertThat(own).containsEntry("return", true);
+
+        assertThat(call(Map.of("cmd", "job_returns", "jid", jid, "token", thatch))).containsEntry("error", "Authorization error occurred.");
+        assertThat(call(Map.of("cmd", "job_returns", "jid", "20990101000000000000", "token", thatch)))
+                .containsEntry("error", "Authorization error occurred.");
+        assertThat(call(Map.of("cmd", "job_returns", "jid", jid))).containsEntry("error", "Authentication error occurred.");
+    }
+
+    @Test
     void aFunctionOutsideTheRightsIsRefusedAndNothingIsPublished() {
         String token = login("deploy", "pw-deploy");
 
