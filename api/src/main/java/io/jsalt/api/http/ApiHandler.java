@@ -21,10 +21,12 @@ final class ApiHandler extends Handler.Abstract {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
 
     private final Routes routes;
+    private final EventStream events;
     private final boolean debug;
 
-    ApiHandler(Routes routes, boolean debug) {
+    ApiHandler(Routes routes, EventStream events, boolean debug) {
         this.routes = routes;
+        this.events = events;
         this.debug = debug;
     }
 
@@ -35,6 +37,16 @@ final class ApiHandler extends Handler.Abstract {
         String type = "application/json";
         try {
             String method = request.getMethod();
+            if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
+                try {
+                    events.serve(request, response);
+                    callback.succeeded();
+                } catch (java.io.IOException e) {
+                    log.debug("event stream closed: {}", e.getMessage()); // the client went away
+                    callback.failed(e);
+                }
+                return true;
+            }
             Object parsed = null;
             if (method.equals("POST")) {
                 String text = Content.Source.asString(request, StandardCharsets.UTF_8);

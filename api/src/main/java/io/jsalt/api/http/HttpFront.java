@@ -1,6 +1,7 @@
 package io.jsalt.api.http;
 
 import io.jsalt.api.auth.LoginThrottle;
+import io.jsalt.api.lowstate.MasterClient;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.LowstateRunner;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -23,7 +24,8 @@ public final class HttpFront implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    public HttpFront(String host, int port, boolean debug, Logins logins, LowstateRunner runner, java.time.Clock clock) {
+    public HttpFront(String host, int port, boolean debug, Logins logins, LowstateRunner runner, MasterClient master,
+            java.time.Clock clock) {
         QueuedThreadPool pool = new QueuedThreadPool(64, 4);
         pool.setName("jsalt-api-http");
         server = new Server(pool);
@@ -36,7 +38,8 @@ public final class HttpFront implements AutoCloseable {
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         limit.setHandler(new ApiHandler(new Routes(logins, runner,
-                new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60)), debug));
+                new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60)),
+                new EventStream(logins, master), debug));
         server.setHandler(limit);
         server.setStopTimeout(5_000);
     }

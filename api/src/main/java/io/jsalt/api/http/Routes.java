@@ -2,6 +2,7 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.AuditLog;
+import io.jsalt.api.auth.Credentials;
 import io.jsalt.api.auth.LoginThrottle;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.auth.Token;
@@ -55,6 +56,7 @@ final class Routes {
             case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients", List.of("local", "local_async", "runner", "wheel")));
             case "POST " -> Reply.ok(Map.of("return", lowstate(ex, null)));
             case "POST login" -> login(ex);
+            case "POST run" -> run(ex);
             case "POST logout" -> logout(ex);
             case "GET minions" -> Reply.ok(Map.of("return", lowstate(ex, List.of(chunk("local", id == null ? "*" : id, "grains.items")))));
             case "POST minions" -> minionsAsync(ex);
@@ -147,6 +149,43 @@ final class Routes {
 
     /** salt-api's exec_lowstate: every chunk runs with the caller's token; a chunk's own hex token also works. */
     private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed, String client) {
+        return lowstate(ex, fixed, client, false);
+    }
+
+    /**
+     * salt-api's {@code POST /run}: the same lowstate, without a login: each chunk carries its own
+     * {@code username}/{@code password}/{@code eauth} (or {@code token}), which the master checks.
+     */
+    private Reply run(Exchange ex) {
+        // passwords tried here count against the same per-address limit as /login
+        if (!throttle.allows(ex.remote())) {
+            throw new ApiException(429, "Too many failed logins from this address: try again later");
+        }
+        try {
+            return Reply.ok(Map.of("return", lowstate(ex, null, null, true)));
+        } catch (ApiException e) {
+            if (e.status() == 401) {
+                throttle.failed(ex.remote());
+            }
+            throw e;
+        }
+    }
+
+    /** The chunk's inline credentials (only for /run), else the header's token, else the chunk's own token. */
+    private Credentials credentials(Exchange ex, Map<String, Object> chunk, boolean inline) {
+        if (inline && chunk.get("token") == null) {
+            String eauth = str(chunk.get("eauth"));
+            String user = str(chunk.get("username"));
+            String password = str(chunk.get("password"));
+            if (eauth == null || user == null || password == null) {
+                throw ApiException.unauthorized("No authentication credentials given");
+            }
+            return Credentials.inline(eauth, user, password);
+        }
+        return Credentials.of(ex.token() != null && !inline ? authenticated(ex.token()) : chunkToken(chunk.get("token")));
+    }
+
+    private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed, String client, boolean inline) {
         List<?> chunks = fixed != null ? fixed : asList(ex.body());
         List<Object> results = new ArrayList<>();
         for (Object c : chunks) {
@@ -158,8 +197,7 @@ final class Routes {
             if (client != null) {
                 chunk.put("client", client);
             }
-            Token token = ex.token() != null ? authenticated(ex.token()) : chunkToken(chunk.get("token"));
-            results.add(runner.run(Lowstate.of(chunk), token));
+            results.add(runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline)));
         }
         return results;
     }

@@ -2,7 +2,7 @@ package io.jsalt.api.lowstate;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.AuditLog;
-import io.jsalt.api.auth.Token;
+import io.jsalt.api.auth.Credentials;
 import io.jsalt.master.events.LocalEventClient;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.event.EventFrame;
@@ -40,7 +40,7 @@ public final class LowstateRunner {
         this.enabledClients = List.copyOf(enabledClients);
     }
 
-    public Object run(Lowstate low, Token token) {
+    public Object run(Lowstate low, Credentials token) {
         if (!CLIENTS.contains(low.client())) {
             throw ApiException.badRequest("Invalid client specified: '" + low.client()
                     + "' (jsalt-api serves local, local_async, runner and wheel so far)");
@@ -59,7 +59,7 @@ public final class LowstateRunner {
         };
     }
 
-    private Object local(Lowstate low, Token token, boolean async) {
+    private Object local(Lowstate low, Credentials token, boolean async) {
         if (low.tgt() == null) {
             throw ApiException.badRequest("lowstate needs 'tgt' for client " + low.client());
         }
@@ -72,7 +72,7 @@ public final class LowstateRunner {
         }
         // the token travels in the publish's kwargs, as Salt's LocalClient sends it
         PublishRequest req = new PublishRequest(low.tgt(), low.fun(), arg, low.tgtType(), token.user(), "",
-                Map.of("token", token.token()));
+                token.proof());
         try (LocalEventClient events = async ? null : master.events()) {
             Map<String, Object> reply = asUser(req.toLoad(), token, low);
             String jid = Wire.string(reply, "jid");
@@ -89,7 +89,7 @@ public final class LowstateRunner {
     }
 
     /** One call with the user's token; the master's refusal is audited and answered as salt-api does. */
-    private Map<String, Object> asUser(Map<String, Object> load, Token token, Lowstate low) {
+    private Map<String, Object> asUser(Map<String, Object> load, Credentials token, Lowstate low) {
         try {
             return master.callClear(load, CALL_TIMEOUT);
         } catch (ApiException e) {
@@ -138,7 +138,7 @@ public final class LowstateRunner {
         return returns;
     }
 
-    private Object runner(Lowstate low, Token token) {
+    private Object runner(Lowstate low, Credentials token) {
         Map<String, Object> kwarg = new LinkedHashMap<>(low.extra());
         kwarg.putAll(low.kwarg());
         Map<String, Object> load = new LinkedHashMap<>();
@@ -146,7 +146,7 @@ public final class LowstateRunner {
         load.put("fun", low.fun());
         load.put("arg", low.arg());
         load.put("kwarg", kwarg);
-        load.put("token", token.token());
+        load.putAll(token.proof());
         Map<String, Object> reply = asUser(load, token, low);
         if (Boolean.FALSE.equals(reply.get("success"))) {
             throw new ApiException(500, low.fun() + " failed on the master: " + reply.get("return"));
@@ -156,11 +156,11 @@ public final class LowstateRunner {
     }
 
     /** salt-api's wheel answer: {tag, data: {fun, user, return, success}}; only the key functions exist. */
-    private Object wheel(Lowstate low, Token token) {
+    private Object wheel(Lowstate low, Credentials token) {
         Map<String, Object> load = new LinkedHashMap<>(low.extra());
         load.put("cmd", "wheel");
         load.put("fun", low.fun());
-        load.put("token", token.token());
+        load.putAll(token.proof());
         Map<String, Object> reply = asUser(load, token, low);
         AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), null, "ran");
         Map<String, Object> data = new LinkedHashMap<>();

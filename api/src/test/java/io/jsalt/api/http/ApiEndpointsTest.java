@@ -1,0 +1,166 @@
+package io.jsalt.api.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Stream;
+import org.eclipse.jetty.util.ajax.JSON;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/** salt-api's {@code GET /events} (server-sent events) and {@code POST /run} against a real master and minion. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ApiEndpointsTest {
+    private static final String MINION = "web-01";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private ApiCluster cluster;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    void startCluster(@TempDir Path root) throws Exception {
+        Path users = Files.writeString(root.resolve("users"), "admin:adminpw\npinger:pingpw\n");
+        cluster = new ApiCluster(root).start(Map.of("file", Map.of(
+                "^filename", users.toString(),
+                "admin", List.of(".*", "@runner", "@wheel"),
+                "pinger", List.of("test.ping"))), List.of("local", "local_async", "runner", "wheel"), MINION);
+        String token = login("admin", "adminpw");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            HttpResponse<String> a = post("/", token, "[{\"client\":\"local\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\",\"timeout\":2}]");
+            return a.statusCode() == 200 && a.body().contains(MINION);
+        });
+    }
+
+    @AfterAll
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void eventsWithoutALiveTokenAre401() throws Exception {
+        assertThat(get("/events", null).statusCode()).isEqualTo(401);
+        assertThat(get("/events?token=not-hex", null).statusCode()).isEqualTo(401);
+        assertThat(get("/events?token=" + "ab".repeat(32), null).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void eventsStreamTheJobAndItsReturnAsSaltApiWritesThem() throws Exception {
+        String token = login("pinger", "pingpw");
+        Queue<String> lines = new ConcurrentLinkedQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> stream = openEvents(
+                HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events?token=" + token)), lines);
+        await().atMost(WAIT).until(() -> lines.contains("retry: 400"));
+        assertThat(stream.get().headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+
+        String jid = (String) ((Map<?, ?>) ((Object[]) ((Map<?, ?>) new JSON().fromJSON(post("/", token,
+                "[{\"client\":\"local_async\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\"}]").body())).get("return"))[0]).get("jid");
+
+        String tag = "salt/job/" + jid + "/ret/" + MINION;
+        await().atMost(WAIT).until(() -> lines.contains("tag: " + tag));
+        List<String> all = List.copyOf(lines);
+        String data = all.get(all.indexOf("tag: " + tag) + 1);
+        assertThat(data).startsWith("data: ");
+        Map<?, ?> event = (Map<?, ?>) new JSON().fromJSON(data.substring("data: ".length()));
+        assertThat(event.get("tag")).isEqualTo(tag);
+        assertThat(((Map<?, ?>) event.get("data")).get("return")).isEqualTo(true);
+        assertThat(all).contains("tag: salt/job/" + jid + "/new");
+        stream.get().body().close();
+    }
+
+    @Test
+    void theSessionIdCookieAndTheHeaderAlsoCarryTheTokenAndALogoutEndsTheStream() throws Exception {
+        String token = login("pinger", "pingpw");
+        Queue<String> byCookie = new ConcurrentLinkedQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> cookie = openEvents(
+                HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events")).header("Cookie", "session_id=" + token), byCookie);
+        Queue<String> byHeader = new ConcurrentLinkedQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> header = openEvents(
+                HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events")).header("X-Auth-Token", token), byHeader);
+        await().atMost(WAIT).until(() -> byCookie.contains("retry: 400") && byHeader.contains("retry: 400"));
+
+        assertThat(post("/logout", token, "").statusCode()).isEqualTo(200);
+
+        // the stream checks its token again within seconds and ends
+        await().atMost(WAIT).until(() -> cookie.get().body() != null && ended(byCookie) && ended(byHeader));
+    }
+
+    @Test
+    void runTakesInlineCredentialsThatTheMasterChecks() throws Exception {
+        HttpResponse<String> ok = post("/run", null, "[{\"client\":\"local\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\","
+                + "\"username\":\"pinger\",\"password\":\"pingpw\",\"eauth\":\"file\"}]");
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(ok.body()).contains("\"" + MINION + "\":true");
+
+        HttpResponse<String> denied = post("/run", null, "[{\"client\":\"local\",\"tgt\":\"" + MINION + "\",\"fun\":\"cmd.run\","
+                + "\"arg\":[\"id\"],\"username\":\"pinger\",\"password\":\"pingpw\",\"eauth\":\"file\"}]");
+        assertThat(denied.statusCode()).isEqualTo(401);
+        HttpResponse<String> wrong = post("/run", null, "[{\"client\":\"local\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\","
+                + "\"username\":\"pinger\",\"password\":\"nope\",\"eauth\":\"file\"}]");
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        HttpResponse<String> none = post("/run", null, "[{\"client\":\"local\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\"}]");
+        assertThat(none.statusCode()).isEqualTo(401);
+        // a login token is not enough for /run: it takes the chunk's own credentials
+        HttpResponse<String> header = post("/run", login("pinger", "pingpw"), "[{\"client\":\"local\",\"tgt\":\"" + MINION
+                + "\",\"fun\":\"test.ping\"}]");
+        assertThat(header.statusCode()).isEqualTo(401);
+    }
+
+    /** A stream ends: the server closed it (the reader saw the end marker). */
+    private static boolean ended(Queue<String> lines) {
+        return lines.contains("<end>");
+    }
+
+    private CompletableFuture<HttpResponse<Stream<String>>> openEvents(HttpRequest.Builder request, Queue<String> lines) {
+        CompletableFuture<HttpResponse<Stream<String>>> response = http.sendAsync(request.GET().build(), HttpResponse.BodyHandlers.ofLines());
+        response.thenAcceptAsync(r -> {
+            try (Stream<String> body = r.body()) {
+                body.forEach(lines::add);
+            } catch (RuntimeException e) {
+                // closed by the test
+            }
+            lines.add("<end>");
+        });
+        return response;
+    }
+
+    private String login(String user, String password) throws Exception {
+        HttpResponse<String> a = post("/login", null, "{\"username\":\"" + user + "\",\"password\":\"" + password + "\",\"eauth\":\"file\"}");
+        assertThat(a.statusCode()).as(a.body()).isEqualTo(200);
+        return a.headers().firstValue("X-Auth-Token").orElseThrow();
+    }
+
+    private HttpResponse<String> post(String path, String token, String json) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cluster.baseUrl() + path))
+                .header("Content-Type", "application/json").header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).timeout(WAIT);
+        if (token != null) {
+            b.header("X-Auth-Token", token);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cluster.baseUrl() + path)).GET().timeout(WAIT);
+        if (token != null) {
+            b.header("X-Auth-Token", token);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
