@@ -22,9 +22,11 @@ import java.util.Map;
  * @param enabledClients {@code netapi_enable_clients}: the lowstate clients allowed (Salt 3006: none by default)
  * @param pidfile     {@code api_pidfile}: jsalt-api's own pid file (salt-api's key; default /var/run/jsalt/jsalt-api.pid)
  * @param logFile     {@code api_logfile}: jsalt-api's own log file (salt-api's key; default /var/log/jsalt/api)
+ * @param corsOrigins {@code rest_cherrypy:cors_origin}: {@code '*'}, one origin or a list (none: no CORS)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
-        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile) {
+        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
+        List<String> corsOrigins) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -62,13 +64,21 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         Path pidfile = config.path("api_pidfile", master.rootDir(), "/var/run/jsalt/jsalt-api.pid");
         Path logFile = config.path("api_logfile", master.rootDir(), "/var/log/jsalt/api");
         List<String> clients = config.stringList("netapi_enable_clients");
-        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile);
+        List<String> cors = section.has("cors_origin") && !(rest.get("cors_origin") instanceof List)
+                ? List.of(section.string("cors_origin", "")) : section.stringList("cors_origin");
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors);
     }
 
     /** A config without a file, for tests: clear HTTP, no debug, the pid and log files under the master's root. */
     public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth,
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
-                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"));
+                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of());
+    }
+
+    /** This config with {@code cors_origin} set, for tests. */
+    public ApiConfig withCorsOrigins(List<String> origins) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, List.copyOf(origins));
     }
 }

@@ -26,7 +26,7 @@ public final class ApiServer implements AutoCloseable {
         master = new MasterClient(config.master());
         Logins logins = new Logins(config.externalAuth(), master);
         http = new HttpFront(config.host(), config.port(), config.debug(), logins, new LowstateRunner(master, config.enabledClients()), master,
-                clock);
+                config.corsOrigins(), clock);
         try {
             http.start();
         } catch (RuntimeException e) {

@@ -51,4 +51,12 @@ class ApiConfigTest {
     void tokenExpireIsRead() throws Exception {
         assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "token_expire: 60").tokenExpire()).isEqualTo(60);
     }
+
+    @Test
+    void corsOriginIsOffByDefaultAndTakesOneOriginOrAList() throws Exception {
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").corsOrigins()).isEmpty();
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  cors_origin: '*'").corsOrigins()).containsExactly("*");
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  cors_origin: [https://a.example, https://b.example]")
+                .corsOrigins()).containsExactly("https://a.example", "https://b.example");
+    }
 }

@@ -2,6 +2,7 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -22,11 +23,13 @@ final class ApiHandler extends Handler.Abstract {
 
     private final Routes routes;
     private final EventStream events;
+    private final Cors cors;
     private final boolean debug;
 
-    ApiHandler(Routes routes, EventStream events, boolean debug) {
+    ApiHandler(Routes routes, EventStream events, Cors cors, boolean debug) {
         this.routes = routes;
         this.events = events;
+        this.cors = cors;
         this.debug = debug;
     }
 
@@ -37,6 +40,14 @@ final class ApiHandler extends Handler.Abstract {
         String type = "application/json";
         try {
             String method = request.getMethod();
+            Map<String, String> corsHeaders = cors.headers(request.getHeaders().get(HttpHeader.ORIGIN), method,
+                    request.getHeaders().get(HttpHeader.ACCESS_CONTROL_REQUEST_METHOD));
+            corsHeaders.forEach((k, v) -> response.getHeaders().put(k, v));
+            if (method.equals("OPTIONS") && !corsHeaders.isEmpty()) {
+                response.setStatus(200); // a preflight: salt-api's cors_tool answers it and nothing else runs
+                Content.Sink.write(response, true, "", callback);
+                return true;
+            }
             if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
                 try {
                     events.serve(request, response);
@@ -52,11 +63,16 @@ final class ApiHandler extends Handler.Abstract {
                 String text = Content.Source.asString(request, StandardCharsets.UTF_8);
                 parsed = JsonBodies.parse(request.getHeaders().get(HttpHeader.CONTENT_TYPE), text);
             }
+            String answerType = YamlBodies.negotiate(request.getHeaders().get(HttpHeader.ACCEPT));
+            if (answerType == null) {
+                throw new ApiException(406, "Your client should accept application/json or application/x-yaml");
+            }
             Routes.Reply reply = routes.handle(new Routes.Exchange(method, Request.getPathInContext(request),
                     request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request)));
             reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
             status = reply.status();
-            body = JsonBodies.write(reply.body());
+            body = answerType.equals(YamlBodies.TYPE) ? YamlBodies.write(reply.body()) : JsonBodies.write(reply.body());
+            type = answerType;
         } catch (ApiException e) {
             status = e.status();
             body = ErrorPage.html(status, e.getMessage());

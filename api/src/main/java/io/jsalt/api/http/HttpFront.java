@@ -25,7 +25,7 @@ public final class HttpFront implements AutoCloseable {
     private final ServerConnector connector;
 
     public HttpFront(String host, int port, boolean debug, Logins logins, LowstateRunner runner, MasterClient master,
-            java.time.Clock clock) {
+            java.util.List<String> corsOrigins, java.time.Clock clock) {
         QueuedThreadPool pool = new QueuedThreadPool(64, 4);
         pool.setName("jsalt-api-http");
         server = new Server(pool);
@@ -39,7 +39,7 @@ public final class HttpFront implements AutoCloseable {
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         limit.setHandler(new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60)),
-                new EventStream(logins, master), debug));
+                new EventStream(logins, master), new Cors(corsOrigins), debug));
         server.setHandler(limit);
         server.setStopTimeout(5_000);
     }

@@ -68,8 +68,13 @@ final class ApiCluster implements AutoCloseable {
 
     /** One more jsalt-api on the same master, with its own copy of the users (the master's rights still rule) and clients. */
     ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients) {
+        return anotherApi(externalAuth, enabledClients, List.of());
+    }
+
+    /** As above, answering cross-origin requests from {@code corsOrigins}. */
+    ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients, List<String> corsOrigins) {
         ApiServer other = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
-                enabledClients), Clock.systemUTC());
+                enabledClients).withCorsOrigins(corsOrigins), Clock.systemUTC());
         other.start();
         return other;
     }

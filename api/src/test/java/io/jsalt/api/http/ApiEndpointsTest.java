@@ -122,6 +122,64 @@ class ApiEndpointsTest {
         assertThat(header.statusCode()).isEqualTo(401);
     }
 
+    @Test
+    void yamlBodiesAreReadAndYamlAnswersWrittenWhenAsked() throws Exception {
+        String token = login("pinger", "pingpw");
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/"))
+                .header("Content-Type", "application/x-yaml").header("Accept", "application/x-yaml").header("X-Auth-Token", token)
+                .POST(HttpRequest.BodyPublishers.ofString("- client: local\n  tgt: " + MINION + "\n  fun: test.ping\n")).timeout(WAIT)
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/x-yaml"));
+        assertThat(r.body()).isEqualTo("return:\n- " + MINION + ": true\n");
+    }
+
+    @Test
+    void badYamlIs400AndAnAcceptNeitherJsonNorYamlIs406() throws Exception {
+        String token = login("pinger", "pingpw");
+        HttpResponse<String> bad = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/"))
+                .header("Content-Type", "text/yaml").header("X-Auth-Token", token)
+                .POST(HttpRequest.BodyPublishers.ofString("- [unclosed\n")).timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        HttpResponse<String> tagged = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/"))
+                .header("Content-Type", "text/yaml").header("X-Auth-Token", token)
+                .POST(HttpRequest.BodyPublishers.ofString("- !!java.io.File /etc\n")).timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(tagged.statusCode()).isEqualTo(400);
+        HttpResponse<String> xml = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/")).header("Accept", "text/xml")
+                .GET().timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(xml.statusCode()).isEqualTo(406);
+    }
+
+    @Test
+    void corsHeadersOnlyForTheConfiguredOriginsAndPreflightsAnsweredAsSaltApi() throws Exception {
+        Map<String, Object> eauth = Map.of("file", Map.of("^filename", "/nonexistent", "pinger", List.of("test.ping")));
+        try (io.jsalt.api.ApiServer strict = cluster.anotherApi(eauth, List.of("local"), List.of("https://console.example"));
+                io.jsalt.api.ApiServer off = cluster.anotherApi(eauth, List.of("local"))) {
+            String base = "http://127.0.0.1:" + strict.port();
+            HttpResponse<String> allowed = http.send(HttpRequest.newBuilder(URI.create(base + "/")).header("Origin", "https://console.example")
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin")).contains("https://console.example");
+            assertThat(allowed.headers().firstValue("Access-Control-Allow-Credentials")).contains("true");
+            assertThat(allowed.headers().firstValue("Access-Control-Expose-Headers")).contains("X-Auth-Token");
+
+            HttpResponse<String> other = http.send(HttpRequest.newBuilder(URI.create(base + "/")).header("Origin", "https://evil.example")
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(other.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+
+            HttpResponse<String> preflight = http.send(HttpRequest.newBuilder(URI.create(base + "/"))
+                    .header("Origin", "https://console.example").header("Access-Control-Request-Method", "POST")
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(preflight.statusCode()).isEqualTo(200);
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Methods")).contains("GET, POST");
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers")).contains("Content-Type, X-Auth-Token, X-Requested-With");
+
+            HttpResponse<String> none = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + off.port() + "/"))
+                    .header("Origin", "https://console.example").GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(none.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+        }
+    }
+
     /** A stream ends: the server closed it (the reader saw the end marker). */
     private static boolean ended(Queue<String> lines) {
         return lines.contains("<end>");
