@@ -2,6 +2,7 @@ package io.jsalt.api;
 
 import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
+import io.jsalt.api.http.TlsKeys;
 import io.jsalt.master.auth.ExternalAuth;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Map;
  * @param master      the master this API drives (its ports, cachedir for the client key, sock_dir for events)
  * @param host        {@code rest_cherrypy:host} (default 0.0.0.0)
  * @param port        {@code rest_cherrypy:port} (required, as in salt-api)
- * @param disableSsl  {@code rest_cherrypy:disable_ssl}; TLS is not implemented yet, so it must be true
+ * @param disableSsl  {@code rest_cherrypy:disable_ssl}: clear HTTP; otherwise TLS from ssl_crt and ssl_key
  * @param sslCrt      {@code rest_cherrypy:ssl_crt}, or null
  * @param sslKey      {@code rest_cherrypy:ssl_key}, or null
  * @param debug       {@code rest_cherrypy:debug}: error bodies carry the exception's message
@@ -49,9 +50,15 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         Path crt = section.has("ssl_crt") ? Path.of(section.string("ssl_crt", "")) : null;
         Path key = section.has("ssl_key") ? Path.of(section.string("ssl_key", "")) : null;
         if (!disableSsl) {
-            // salt-api serves TLS here; jsalt-api does not yet, and must not silently serve clear text instead
-            throw config.refuse("rest_cherrypy",
-                    "disable_ssl: True (TLS is not implemented in jsalt-api yet; put a TLS proxy in front)");
+            // salt-api serves TLS unless told not to; it must never silently serve clear text instead
+            if (crt == null || key == null) {
+                throw config.refuse("rest_cherrypy", "ssl_crt and ssl_key (PEM files), or disable_ssl: True");
+            }
+            try {
+                TlsKeys.load(crt, key);
+            } catch (IllegalArgumentException e) {
+                throw config.refuse("rest_cherrypy", "readable ssl_crt and ssl_key: " + e.getMessage());
+            }
         }
         boolean debug = section.bool("debug", false);
         long tokenExpire = config.integer("token_expire", DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE);
@@ -74,6 +81,12 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
                 master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of());
+    }
+
+    /** This config served over TLS from these PEM files, for tests. */
+    public ApiConfig withTls(Path crt, Path key) {
+        return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins);
     }
 
     /** This config with {@code cors_origin} set, for tests. */

@@ -25,8 +25,7 @@ public final class ApiServer implements AutoCloseable {
     public void start() {
         master = new MasterClient(config.master());
         Logins logins = new Logins(config.externalAuth(), master);
-        http = new HttpFront(config.host(), config.port(), config.debug(), logins, new LowstateRunner(master, config.enabledClients()), master,
-                config.corsOrigins(), clock);
+        http = new HttpFront(config, logins, new LowstateRunner(master, config.enabledClients()), master, clock);
         try {
             http.start();
         } catch (RuntimeException e) {

@@ -73,8 +73,13 @@ final class ApiCluster implements AutoCloseable {
 
     /** As above, answering cross-origin requests from {@code corsOrigins}. */
     ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients, List<String> corsOrigins) {
-        ApiServer other = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
-                enabledClients).withCorsOrigins(corsOrigins), Clock.systemUTC());
+        return anotherApi(externalAuth, enabledClients, c -> c.withCorsOrigins(corsOrigins));
+    }
+
+    /** As above, with its config adjusted by {@code adjust} (TLS, CORS). */
+    ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients, java.util.function.UnaryOperator<ApiConfig> adjust) {
+        ApiServer other = new ApiServer(adjust.apply(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
+                enabledClients)), Clock.systemUTC());
         other.start();
         return other;
     }

@@ -180,6 +180,28 @@ class ApiEndpointsTest {
         }
     }
 
+    @Test
+    void tlsFromSslCrtAndSslKeyServesTheApiAndNoClearText(@TempDir Path dir) throws Exception {
+        SelfSigned pair = SelfSigned.write(dir);
+        Map<String, Object> eauth = Map.of("file", Map.of("^filename", "/nonexistent"));
+        try (io.jsalt.api.ApiServer tls = cluster.anotherApi(eauth, List.of("local"), c -> c.withTls(pair.crt(), pair.key()))) {
+            HttpClient trusting = HttpClient.newBuilder().sslContext(pair.trustingIt()).connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> login = trusting.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + tls.port() + "/login"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"username\":\"pinger\",\"password\":\"pingpw\",\"eauth\":\"file\"}")).timeout(WAIT).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(login.statusCode()).as(login.body()).isEqualTo(200); // the master's users file, not this API's copy
+
+            HttpResponse<String> welcome = trusting.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + tls.port() + "/"))
+                    .GET().timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(welcome.body()).contains("Welcome");
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + tls.port() + "/")).GET().timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString()))
+                    .isInstanceOf(java.io.IOException.class);
+        }
+    }
+
     /** A stream ends: the server closed it (the reader saw the end marker). */
     private static boolean ended(Queue<String> lines) {
         return lines.contains("<end>");
