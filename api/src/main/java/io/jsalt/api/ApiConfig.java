@@ -24,10 +24,12 @@ import java.util.Map;
  * @param pidfile     {@code api_pidfile}: jsalt-api's own pid file (salt-api's key; default /var/run/jsalt/jsalt-api.pid)
  * @param logFile     {@code api_logfile}: jsalt-api's own log file (salt-api's key; default /var/log/jsalt/api)
  * @param corsOrigins {@code rest_cherrypy:cors_origin}: {@code '*'}, one origin or a list (none: no CORS)
+ * @param webhookUrl  {@code rest_cherrypy:webhook_url} (default /hook)
+ * @param webhookDisableAuth {@code rest_cherrypy:webhook_disable_auth}: webhooks without a login (default false)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
         boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
-        List<String> corsOrigins) {
+        List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -73,25 +75,32 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         List<String> clients = config.stringList("netapi_enable_clients");
         List<String> cors = section.has("cors_origin") && !(rest.get("cors_origin") instanceof List)
                 ? List.of(section.string("cors_origin", "")) : section.stringList("cors_origin");
-        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors);
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
+                section.string("webhook_url", "/hook"), section.bool("webhook_disable_auth", false));
     }
 
     /** A config without a file, for tests: clear HTTP, no debug, the pid and log files under the master's root. */
     public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth,
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
-                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of());
+                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false);
     }
 
     /** This config served over TLS from these PEM files, for tests. */
     public ApiConfig withTls(Path crt, Path key) {
         return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth);
     }
 
     /** This config with {@code cors_origin} set, for tests. */
     public ApiConfig withCorsOrigins(List<String> origins) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, List.copyOf(origins));
+                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth);
+    }
+
+    /** This config with {@code webhook_disable_auth} set, for tests. */
+    public ApiConfig withWebhookDisableAuth(boolean disable) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, disable);
     }
 }

@@ -36,6 +36,7 @@ import io.jsalt.master.auth.EauthSettings;
 import io.jsalt.master.auth.TokenFiles;
 import io.jsalt.master.request.ClearCommand;
 import io.jsalt.master.request.EauthGuard;
+import io.jsalt.master.request.HookEvent;
 import io.jsalt.master.request.OwnJobReturns;
 import io.jsalt.master.request.TokenCommands;
 import io.jsalt.master.request.ClientKey;
@@ -216,7 +217,8 @@ public final class Master implements AutoCloseable {
                 "mk_token", tokens::mkToken,
                 "get_token", tokens::getToken,
                 "rm_token", tokens::rmToken,
-                "job_returns", new OwnJobReturns(eauth, clientKey, jobs));
+                "job_returns", new OwnJobReturns(eauth, clientKey, jobs),
+                "fire_hook", new HookEvent(clientKey, events));
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
                 "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),

@@ -236,6 +236,16 @@ class MasterEauthTest {
         assertThat(root.resolve("var/cache/jsalt/master/" + "a".repeat(64))).exists();
     }
 
+    @Test
+    void hookEventsNeedTheRootKeyAndStayUnderTheHookPrefix() throws Exception {
+        String key = io.jsalt.master.request.ClientKey.read(root.resolve("var/cache/jsalt/master"), System.getProperty("user.name"));
+        String token = login("ops", "pw-ops");
+        assertThat(call(Map.of("cmd", "fire_hook", "path", "ci", "token", token))).containsEntry("error", "Authentication error occurred.");
+        assertThat(call(Map.of("cmd", "fire_hook", "path", "../../salt/auth", "key", key))).containsEntry("error", "invalid hook path");
+        assertThat(call(Map.of("cmd", "fire_hook", "path", "a/../b", "key", key))).containsEntry("error", "invalid hook path");
+        assertThat(call(Map.of("cmd", "fire_hook", "path", "ci/build", "key", key, "data", Map.of("x", 1)))).containsEntry("success", true);
+    }
+
     private String login(String user, String password) {
         Map<String, Object> reply = call(Map.of("cmd", "mk_token", "eauth", "file", "username", user, "password", password));
         assertThat(reply).containsEntry("name", user).doesNotContainKey("error");

@@ -59,16 +59,19 @@ final class ApiHandler extends Handler.Abstract {
                 return true;
             }
             Object parsed = null;
+            String text = null;
             if (method.equals("POST")) {
-                String text = Content.Source.asString(request, StandardCharsets.UTF_8);
+                text = Content.Source.asString(request, StandardCharsets.UTF_8);
                 parsed = JsonBodies.parse(request.getHeaders().get(HttpHeader.CONTENT_TYPE), text);
             }
+            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            request.getHeaders().forEach(f -> headers.merge(f.getName(), f.getValue(), (a, b) -> a + ", " + b));
             String answerType = YamlBodies.negotiate(request.getHeaders().get(HttpHeader.ACCEPT));
             if (answerType == null) {
                 throw new ApiException(406, "Your client should accept application/json or application/x-yaml");
             }
             Routes.Reply reply = routes.handle(new Routes.Exchange(method, Request.getPathInContext(request),
-                    request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request)));
+                    request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request), text, headers));
             reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
             status = reply.status();
             body = answerType.equals(YamlBodies.TYPE) ? YamlBodies.write(reply.body()) : JsonBodies.write(reply.body());

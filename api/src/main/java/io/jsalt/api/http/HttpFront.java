@@ -53,7 +53,8 @@ public final class HttpFront implements AutoCloseable {
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         limit.setHandler(new ApiHandler(new Routes(logins, runner,
-                new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60)),
+                new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
+                new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl()),
                 new EventStream(logins, master), new Cors(config.corsOrigins()), config.debug()));
         server.setHandler(limit);
         server.setStopTimeout(5_000);

@@ -28,15 +28,23 @@ final class Routes {
     private final Logins logins;
     private final LowstateRunner runner;
     private final LoginThrottle throttle;
+    private final Webhooks hooks;
+    private final String hookUrl;
 
-    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle) {
+    /** @param hookUrl {@code rest_cherrypy:webhook_url} (salt-api's default {@code /hook}) */
+    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle, Webhooks hooks, String hookUrl) {
         this.logins = logins;
         this.runner = runner;
         this.throttle = throttle;
+        this.hooks = hooks;
+        this.hookUrl = hookUrl.replaceAll("/+$", "");
     }
 
-    /** One request: method, path, the X-Auth-Token header (or null), the parsed body (or null), the caller's address. */
-    record Exchange(String method, String path, String token, Object body, String remote) {}
+    /**
+     * One request: method, path, the X-Auth-Token header (or null), the parsed body (or null), the caller's
+     * address, the raw body (or null) and the request headers (for webhooks).
+     */
+    record Exchange(String method, String path, String token, Object body, String remote, String raw, Map<String, String> headers) {}
 
     /** One answer: status, JSON value, extra headers. */
     record Reply(int status, Object body, Map<String, String> headers) {
@@ -46,6 +54,10 @@ final class Routes {
     }
 
     Reply handle(Exchange ex) {
+        String trimmed = ex.path().replaceAll("/+$", "");
+        if (ex.method().equals("POST") && (trimmed.equals(hookUrl) || trimmed.startsWith(hookUrl + "/"))) {
+            return hooks.fire(trimmed.substring(hookUrl.length()).replaceFirst("^/+", ""), ex);
+        }
         String[] parts = ex.path().replaceAll("/+$", "").split("/", -1);
         String first = parts.length > 1 ? parts[1] : "";
         String id = parts.length > 2 ? parts[2] : null;

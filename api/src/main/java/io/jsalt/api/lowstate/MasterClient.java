@@ -26,13 +26,14 @@ public final class MasterClient implements AutoCloseable {
     private final MasterConfig config;
     private final Transport transport = Transport.create();
     private final RequestClient client;
+    private final String clientKey;
 
     public MasterClient(MasterConfig config) {
         this.config = config;
         try {
-            // never sent (users' requests carry their tokens), but reading it proves this process runs as the
-            // master's user, who alone may open the master's event socket that returns arrive on
-            ClientKey.read(config.cachedir(), System.getProperty("user.name"));
+            // users' requests carry their tokens; the key serves only webhooks (fire_hook), and reading it proves
+            // this process runs as the master's user, who alone may open the event socket returns arrive on
+            this.clientKey = ClientKey.read(config.cachedir(), System.getProperty("user.name"));
         } catch (IOException e) {
             transport.close();
             throw new ApiException(503, "Salt Master is not available: no readable client key in " + config.cachedir()
@@ -44,6 +45,13 @@ public final class MasterClient implements AutoCloseable {
             default -> config.interfaceAddress();
         };
         this.client = transport.connectRequestClient(host, config.retPort());
+    }
+
+    /** Sends {@code load} with the master's client key: only for what no user asks for (webhook events). */
+    public Map<String, Object> callWithClientKey(Map<String, Object> load, Duration timeout) {
+        Map<String, Object> withKey = new LinkedHashMap<>(load);
+        withKey.put("key", clientKey);
+        return callClear(withKey, timeout);
     }
 
     /**

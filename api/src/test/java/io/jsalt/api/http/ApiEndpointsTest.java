@@ -202,6 +202,44 @@ class ApiEndpointsTest {
         }
     }
 
+    @Test
+    void aWebhookBecomesAnEventUnderSaltNetapiHookWithoutTheCredentials() throws Exception {
+        String token = login("pinger", "pingpw");
+        Queue<String> lines = new ConcurrentLinkedQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> stream = openEvents(
+                HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events?token=" + token)), lines);
+        await().atMost(WAIT).until(() -> lines.contains("retry: 400"));
+
+        HttpResponse<String> hook = post("/hook/gitlab/push", token, "{\"ref\":\"main\"}");
+        assertThat(hook.statusCode()).as(hook.body()).isEqualTo(200);
+        assertThat(hook.body()).isEqualTo("{\"success\":true}");
+
+        await().atMost(WAIT).until(() -> lines.contains("tag: salt/netapi/hook/gitlab/push"));
+        List<String> all = List.copyOf(lines);
+        Map<?, ?> event = (Map<?, ?>) new JSON().fromJSON(all.get(all.indexOf("tag: salt/netapi/hook/gitlab/push") + 1).substring(6));
+        Map<?, ?> data = (Map<?, ?>) event.get("data");
+        assertThat(data.get("body")).isEqualTo("{\"ref\":\"main\"}");
+        assertThat(data.get("post")).isEqualTo(Map.of("ref", "main"));
+        assertThat(((Map<?, ?>) data.get("headers")).keySet().stream().map(String::valueOf).toList()).contains("Content-Type")
+                .doesNotContain("X-Auth-Token");
+        assertThat(all.stream().filter(l -> l.startsWith("data: ") && l.contains(token)).toList()).isEmpty();
+        stream.get().body().close();
+    }
+
+    @Test
+    void aWebhookNeedsALoginUnlessWebhookDisableAuthAndItsPathStaysUnderTheHookPrefix() throws Exception {
+        assertThat(post("/hook/anything", null, "{}").statusCode()).isEqualTo(401);
+        String token = login("pinger", "pingpw");
+        assertThat(post("/hook/a/../../salt/auth", token, "{}").statusCode()).isIn(400, 404);
+        Map<String, Object> eauth = Map.of("file", Map.of("^filename", "/nonexistent"));
+        try (io.jsalt.api.ApiServer open = cluster.anotherApi(eauth, List.of("local"), c -> c.withWebhookDisableAuth(true))) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + open.port() + "/hook/ci"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("status=ok")).timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+    }
+
     /** A stream ends: the server closed it (the reader saw the end marker). */
     private static boolean ended(Queue<String> lines) {
         return lines.contains("<end>");
