@@ -207,7 +207,7 @@ class RestApiShapesVsSaltApiTest {
             String data = one.get(0);
             assertThat(data).startsWith("data: ");
             Map<?, ?> event = (Map<?, ?>) Json.parse(data.substring("data: ".length()));
-            assertThat(event.keySet()).containsExactlyInAnyOrder("tag", "data");
+            assertThat(event.keySet().stream().map(String::valueOf).toList()).containsExactlyInAnyOrder("tag", "data");
             Map<?, ?> ret = (Map<?, ?>) event.get("data");
             assertThat(ret.get("return")).isEqualTo(true);
             assertThat(ret.get("id")).isEqualTo(MINION);
