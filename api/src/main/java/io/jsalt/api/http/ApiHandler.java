@@ -73,6 +73,12 @@ final class ApiHandler extends Handler.Abstract {
             Routes.Reply reply = routes.handle(new Routes.Exchange(method, Request.getPathInContext(request),
                     request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request), text, headers));
             reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+            if (reply.body() instanceof Routes.Download download) {
+                response.setStatus(reply.status());
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, download.contentType());
+                response.write(true, java.nio.ByteBuffer.wrap(download.bytes()), callback);
+                return true;
+            }
             status = reply.status();
             body = answerType.equals(YamlBodies.TYPE) ? YamlBodies.write(reply.body()) : JsonBodies.write(reply.body());
             type = answerType;

@@ -46,7 +46,10 @@ final class Routes {
      */
     record Exchange(String method, String path, String token, Object body, String remote, String raw, Map<String, String> headers) {}
 
-    /** One answer: status, JSON value, extra headers. */
+    /** A body that is not JSON: salt-api's key tarball. */
+    record Download(String contentType, byte[] bytes) {}
+
+    /** One answer: status, JSON value (or a {@link Download}), extra headers. */
     record Reply(int status, Object body, Map<String, String> headers) {
         static Reply ok(Object body) {
             return new Reply(200, body, Map.of());
@@ -74,6 +77,7 @@ final class Routes {
             case "POST minions" -> minionsAsync(ex);
             case "GET jobs" -> jobs(ex, id);
             case "GET keys" -> keys(ex, id);
+            case "POST keys" -> genKeys(ex);
             default -> throw new ApiException(ex.method().equals("GET") || ex.method().equals("POST") ? 404 : 405,
                     "The path '" + ex.path() + "' was not found.");
         };
@@ -153,6 +157,34 @@ final class Routes {
         Object answer = lowstate(ex, List.of(chunk)).get(0);
         Object ret = answer instanceof Map<?, ?> m && m.get("data") instanceof Map<?, ?> d ? d.get("return") : Map.of();
         return Reply.ok(Map.of("return", ret));
+    }
+
+    /**
+     * salt-api's {@code POST /keys}: {@code key.gen_accept} for {@code mid} (with {@code keysize},
+     * {@code force}), run as the chunk's inline credentials or the header's token, answered as a tar of
+     * {@code minion.pem} and {@code minion.pub}. An id already accepted (without force) is a 409 rather
+     * than salt-api's tar of two empty files.
+     */
+    private Reply genKeys(Exchange ex) {
+        Map<String, Object> form = firstChunk(ex.body());
+        String mid = str(form.get("mid"));
+        if (mid == null || mid.isBlank()) {
+            throw ApiException.badRequest("POST /keys needs 'mid', the minion id");
+        }
+        Map<String, Object> chunk = new LinkedHashMap<>(form);
+        chunk.remove("mid");
+        chunk.put("client", "wheel");
+        chunk.put("fun", "key.gen_accept");
+        chunk.put("id_", mid);
+        boolean inline = chunk.get("username") != null || chunk.get("token") != null || ex.token() == null;
+        Object answer = runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline));
+        Object ret = answer instanceof Map<?, ?> m && m.get("data") instanceof Map<?, ?> d ? d.get("return") : null;
+        if (!(ret instanceof Map<?, ?> keys) || !(keys.get("pub") instanceof String pub) || !(keys.get("priv") instanceof String priv)) {
+            throw new ApiException(409, "the key of " + mid + " is already accepted (force=true replaces it)");
+        }
+        byte[] tar = new TarFile().add("minion.pub", pub).add("minion.pem", priv).bytes();
+        return new Reply(200, new Download("application/x-tar", tar),
+                Map.of("Content-Disposition", "attachment; filename=\"saltkeys-" + mid + ".tar\"", "Cache-Control", "no-cache"));
     }
 
     private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed) {

@@ -77,7 +77,8 @@ public final class MasterClient implements AutoCloseable {
             if (error.startsWith("Authorization error") || error.startsWith("Authentication failure")) {
                 throw ApiException.unauthorized(error);
             }
-            if (error.startsWith("Invalid target")) {
+            if (error.startsWith("Invalid target") || error.startsWith("invalid ")) {
+                // the master's words for a request it cannot read (a bad target, a bad minion id)
                 throw ApiException.badRequest(error);
             }
             throw new ApiException(500, "the master refused: " + error);

@@ -84,6 +84,11 @@ final class ApiCluster implements AutoCloseable {
         return other;
     }
 
+    /** The master's pki folder, to see the keys it holds. */
+    Path masterPki() {
+        return masterConfig.pkiDir();
+    }
+
     String baseUrl() {
         return "http://127.0.0.1:" + api.port();
     }

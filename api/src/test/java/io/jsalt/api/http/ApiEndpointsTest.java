@@ -240,6 +240,41 @@ class ApiEndpointsTest {
         }
     }
 
+    @Test
+    void postKeysGeneratesAnAcceptedKeyAndAnswersSaltApisTarball(@TempDir Path dir) throws Exception {
+        HttpResponse<byte[]> r = form("/keys", "mid=newbie&username=admin&password=adminpw&eauth=file");
+        assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).contains("application/x-tar");
+        assertThat(r.headers().firstValue("Content-Disposition")).contains("attachment; filename=\"saltkeys-newbie.tar\"");
+        Path tar = Files.write(dir.resolve("keys.tar"), r.body());
+        Process untar = new ProcessBuilder("tar", "-xf", tar.toString(), "-C", dir.toString()).redirectErrorStream(true).start();
+        assertThat(untar.waitFor()).as(new String(untar.getInputStream().readAllBytes())).isZero();
+        String pub = Files.readString(dir.resolve("minion.pub"));
+        assertThat(pub).startsWith("-----BEGIN PUBLIC KEY-----");
+        assertThat(Files.readString(dir.resolve("minion.pem"))).contains("PRIVATE KEY-----");
+        assertThat(Files.readString(cluster.masterPki().resolve("minions/newbie"))).isEqualTo(pub);
+
+        HttpResponse<byte[]> again = form("/keys", "mid=newbie&username=admin&password=adminpw&eauth=file");
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(form("/keys", "mid=newbie&username=admin&password=adminpw&eauth=file&force=true").statusCode()).isEqualTo(200);
+        assertThat(Files.readString(cluster.masterPki().resolve("minions/newbie"))).isNotEqualTo(pub);
+    }
+
+    @Test
+    void postKeysNeedsWheelRightsAndAValidId() throws Exception {
+        assertThat(form("/keys", "mid=sneaky&username=pinger&password=pingpw&eauth=file").statusCode()).isEqualTo(401);
+        assertThat(form("/keys", "mid=sneaky").statusCode()).isEqualTo(401);
+        assertThat(cluster.masterPki().resolve("minions/sneaky")).doesNotExist();
+        assertThat(form("/keys", "mid=../escape&username=admin&password=adminpw&eauth=file").statusCode()).isEqualTo(400);
+        assertThat(form("/keys", "username=admin&password=adminpw&eauth=file").statusCode()).isEqualTo(400);
+    }
+
+    private HttpResponse<byte[]> form(String path, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + path))
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(body))
+                .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
     /** A stream ends: the server closed it (the reader saw the end marker). */
     private static boolean ended(Queue<String> lines) {
         return lines.contains("<end>");
