@@ -24,17 +24,28 @@ final class ApiHandler extends Handler.Abstract {
     private final Routes routes;
     private final EventStream events;
     private final Cors cors;
+    private final ApiStats stats;
     private final boolean debug;
 
-    ApiHandler(Routes routes, EventStream events, Cors cors, boolean debug) {
+    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, boolean debug) {
         this.routes = routes;
         this.events = events;
         this.cors = cors;
+        this.stats = stats;
         this.debug = debug;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        stats.requestStarted();
+        try {
+            return serve(request, response, callback); // synchronous: the status is set when it returns
+        } finally {
+            stats.requestEnded(response.getStatus());
+        }
+    }
+
+    private boolean serve(Request request, Response response, Callback callback) {
         int status;
         String body;
         String type = "application/json";
@@ -50,11 +61,14 @@ final class ApiHandler extends Handler.Abstract {
             }
             if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
                 try {
+                    stats.streamOpened();
                     events.serve(request, response);
                     callback.succeeded();
                 } catch (java.io.IOException e) {
                     log.debug("event stream closed: {}", e.getMessage()); // the client went away
                     callback.failed(e);
+                } finally {
+                    stats.streamClosed();
                 }
                 return true;
             }

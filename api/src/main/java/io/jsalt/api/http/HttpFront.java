@@ -52,10 +52,11 @@ public final class HttpFront implements AutoCloseable {
         connector.setPort(config.port());
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
+        ApiStats stats = new ApiStats(clock);
         limit.setHandler(new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
-                new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl()),
-                new EventStream(logins, master), new Cors(config.corsOrigins()), config.debug()));
+                new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
+                new EventStream(logins, master), new Cors(config.corsOrigins()), stats, config.debug()));
         server.setHandler(limit);
         server.setStopTimeout(5_000);
     }

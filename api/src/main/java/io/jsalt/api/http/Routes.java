@@ -30,9 +30,11 @@ final class Routes {
     private final LoginThrottle throttle;
     private final Webhooks hooks;
     private final String hookUrl;
+    private final ApiStats stats;
 
     /** @param hookUrl {@code rest_cherrypy:webhook_url} (salt-api's default {@code /hook}) */
-    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle, Webhooks hooks, String hookUrl) {
+    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle, Webhooks hooks, String hookUrl, ApiStats stats) {
+        this.stats = stats;
         this.logins = logins;
         this.runner = runner;
         this.throttle = throttle;
@@ -78,6 +80,10 @@ final class Routes {
             case "GET jobs" -> jobs(ex, id);
             case "GET keys" -> keys(ex, id);
             case "POST keys" -> genKeys(ex);
+            case "GET stats" -> {
+                authenticated(ex.token()); // as salt-api: statistics for logged-in users only
+                yield Reply.ok(stats.snapshot());
+            }
             default -> throw new ApiException(ex.method().equals("GET") || ex.method().equals("POST") ? 404 : 405,
                     "The path '" + ex.path() + "' was not found.");
         };

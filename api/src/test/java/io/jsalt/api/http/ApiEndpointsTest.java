@@ -275,6 +275,19 @@ class ApiEndpointsTest {
                 .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
+    @Test
+    void statsNeedALoginAndCountTheRequests() throws Exception {
+        assertThat(get("/stats", null).statusCode()).isEqualTo(401);
+        String token = login("pinger", "pingpw");
+        HttpResponse<String> r = get("/stats", token);
+        assertThat(r.statusCode()).isEqualTo(200);
+        Map<?, ?> api = (Map<?, ?>) ((Map<?, ?>) new JSON().fromJSON(r.body())).get("jsalt-api");
+        assertThat(api.keySet().stream().map(String::valueOf).toList()).containsExactlyInAnyOrder("Start Time", "Uptime", "Requests",
+                "Current Requests", "Event Streams", "Server Errors");
+        assertThat(((Number) api.get("Requests")).longValue()).isGreaterThanOrEqualTo(3);
+        assertThat(((Number) api.get("Current Requests")).longValue()).isEqualTo(1); // this one
+    }
+
     /** A stream ends: the server closed it (the reader saw the end marker). */
     private static boolean ended(Queue<String> lines) {
         return lines.contains("<end>");
