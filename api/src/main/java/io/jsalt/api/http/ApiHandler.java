@@ -3,6 +3,7 @@ package io.jsalt.api.http;
 import io.jsalt.api.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -25,6 +26,7 @@ final class ApiHandler extends Handler.Abstract {
     private final EventStream events;
     private final Cors cors;
     private final ApiStats stats;
+    private final Console console = new Console();
     private final boolean debug;
 
     ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, boolean debug) {
@@ -58,6 +60,16 @@ final class ApiHandler extends Handler.Abstract {
                 response.setStatus(200); // a preflight: salt-api's cors_tool answers it and nothing else runs
                 Content.Sink.write(response, true, "", callback);
                 return true;
+            }
+            if (method.equals("GET")) {
+                Optional<Console.File> file = console.find(Request.getPathInContext(request));
+                if (file.isPresent()) {
+                    response.setStatus(200);
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, file.get().contentType());
+                    Console.SECURITY_HEADERS.forEach((k, v) -> response.getHeaders().put(k, v));
+                    response.write(true, java.nio.ByteBuffer.wrap(file.get().bytes()), callback);
+                    return true;
+                }
             }
             if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
                 try {
