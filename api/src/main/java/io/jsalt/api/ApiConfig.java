@@ -2,6 +2,7 @@ package io.jsalt.api;
 
 import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
+import io.jsalt.api.http.TlsKeys;
 import io.jsalt.master.auth.ExternalAuth;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Map;
  * @param master      the master this API drives (its ports, cachedir for the client key, sock_dir for events)
  * @param host        {@code rest_cherrypy:host} (default 0.0.0.0)
  * @param port        {@code rest_cherrypy:port} (required, as in salt-api)
- * @param disableSsl  {@code rest_cherrypy:disable_ssl}; TLS is not implemented yet, so it must be true
+ * @param disableSsl  {@code rest_cherrypy:disable_ssl}: clear HTTP; otherwise TLS from ssl_crt and ssl_key
  * @param sslCrt      {@code rest_cherrypy:ssl_crt}, or null
  * @param sslKey      {@code rest_cherrypy:ssl_key}, or null
  * @param debug       {@code rest_cherrypy:debug}: error bodies carry the exception's message
@@ -22,9 +23,13 @@ import java.util.Map;
  * @param enabledClients {@code netapi_enable_clients}: the lowstate clients allowed (Salt 3006: none by default)
  * @param pidfile     {@code api_pidfile}: jsalt-api's own pid file (salt-api's key; default /var/run/jsalt/jsalt-api.pid)
  * @param logFile     {@code api_logfile}: jsalt-api's own log file (salt-api's key; default /var/log/jsalt/api)
+ * @param corsOrigins {@code rest_cherrypy:cors_origin}: {@code '*'}, one origin or a list (none: no CORS)
+ * @param webhookUrl  {@code rest_cherrypy:webhook_url} (default /hook)
+ * @param webhookDisableAuth {@code rest_cherrypy:webhook_disable_auth}: webhooks without a login (default false)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
-        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile) {
+        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
+        List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -47,9 +52,15 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         Path crt = section.has("ssl_crt") ? Path.of(section.string("ssl_crt", "")) : null;
         Path key = section.has("ssl_key") ? Path.of(section.string("ssl_key", "")) : null;
         if (!disableSsl) {
-            // salt-api serves TLS here; jsalt-api does not yet, and must not silently serve clear text instead
-            throw config.refuse("rest_cherrypy",
-                    "disable_ssl: True (TLS is not implemented in jsalt-api yet; put a TLS proxy in front)");
+            // salt-api serves TLS unless told not to; it must never silently serve clear text instead
+            if (crt == null || key == null) {
+                throw config.refuse("rest_cherrypy", "ssl_crt and ssl_key (PEM files), or disable_ssl: True");
+            }
+            try {
+                TlsKeys.load(crt, key);
+            } catch (IllegalArgumentException e) {
+                throw config.refuse("rest_cherrypy", "readable ssl_crt and ssl_key: " + e.getMessage());
+            }
         }
         boolean debug = section.bool("debug", false);
         long tokenExpire = config.integer("token_expire", DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE);
@@ -62,13 +73,34 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         Path pidfile = config.path("api_pidfile", master.rootDir(), "/var/run/jsalt/jsalt-api.pid");
         Path logFile = config.path("api_logfile", master.rootDir(), "/var/log/jsalt/api");
         List<String> clients = config.stringList("netapi_enable_clients");
-        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile);
+        List<String> cors = section.has("cors_origin") && !(rest.get("cors_origin") instanceof List)
+                ? List.of(section.string("cors_origin", "")) : section.stringList("cors_origin");
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
+                section.string("webhook_url", "/hook"), section.bool("webhook_disable_auth", false));
     }
 
     /** A config without a file, for tests: clear HTTP, no debug, the pid and log files under the master's root. */
     public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth,
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
-                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"));
+                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false);
+    }
+
+    /** This config served over TLS from these PEM files, for tests. */
+    public ApiConfig withTls(Path crt, Path key) {
+        return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth);
+    }
+
+    /** This config with {@code cors_origin} set, for tests. */
+    public ApiConfig withCorsOrigins(List<String> origins) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth);
+    }
+
+    /** This config with {@code webhook_disable_auth} set, for tests. */
+    public ApiConfig withWebhookDisableAuth(boolean disable) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, disable);
     }
 }

@@ -1,7 +1,6 @@
 package io.jsalt.api;
 
 import io.jsalt.api.auth.Logins;
-import io.jsalt.api.auth.TokenStore;
 import io.jsalt.api.http.HttpFront;
 import io.jsalt.api.lowstate.LowstateRunner;
 import io.jsalt.api.lowstate.MasterClient;
@@ -25,8 +24,8 @@ public final class ApiServer implements AutoCloseable {
     /** @throws ApiException 503 when the master's client key cannot be read; IllegalStateException when the port is taken */
     public void start() {
         master = new MasterClient(config.master());
-        Logins logins = new Logins(config.externalAuth(), new TokenStore(clock, config.tokenExpire()));
-        http = new HttpFront(config.host(), config.port(), config.debug(), logins, new LowstateRunner(master, config.enabledClients()));
+        Logins logins = new Logins(config.externalAuth(), master);
+        http = new HttpFront(config, logins, new LowstateRunner(master, config.enabledClients()), master, clock);
         try {
             http.start();
         } catch (RuntimeException e) {

@@ -51,4 +51,25 @@ class ApiConfigTest {
     void tokenExpireIsRead() throws Exception {
         assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "token_expire: 60").tokenExpire()).isEqualTo(60);
     }
+
+    @Test
+    void corsOriginIsOffByDefaultAndTakesOneOriginOrAList() throws Exception {
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").corsOrigins()).isEmpty();
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  cors_origin: '*'").corsOrigins()).containsExactly("*");
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  cors_origin: [https://a.example, https://b.example]")
+                .corsOrigins()).containsExactly("https://a.example", "https://b.example");
+    }
+
+    @Test
+    void tlsNeedsReadablePemFiles() throws Exception {
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  ssl_crt: " + dir.resolve("none.crt"),
+                "  ssl_key: " + dir.resolve("none.key"))).isInstanceOf(ConfigException.class).hasMessageContaining("ssl_crt");
+        Files.writeString(dir.resolve("bad.key"), "not a key");
+        io.jsalt.api.http.TestPem.selfSigned(dir);
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  ssl_crt: " + dir.resolve("api.crt"),
+                "  ssl_key: " + dir.resolve("bad.key"))).isInstanceOf(ConfigException.class).hasMessageContaining("ssl_key");
+        ApiConfig tls = load("rest_cherrypy:", "  port: 8000", "  ssl_crt: " + dir.resolve("api.crt"), "  ssl_key: " + dir.resolve("api.key"));
+        assertThat(tls.disableSsl()).isFalse();
+        assertThat(tls.sslCrt()).isEqualTo(dir.resolve("api.crt"));
+    }
 }

@@ -19,18 +19,39 @@ import java.util.Map;
 
 /**
  * A local client's line to the master: clear requests on the request port, authenticated with the client
- * key the master wrote in its cachedir (readable only by the master's user).
+ * key the master wrote in its cachedir (readable only by the master's user), or, for any other user, with
+ * eauth credentials or a token ({@code jsalt -a}, {@code -T}), which the master checks against
+ * {@code external_auth} on every request.
  */
 public final class MasterConnection implements AutoCloseable {
     private final MasterConfig config;
     private final Transport transport = Transport.create();
     private final RequestClient client;
     private final String clientKey;
+    private final Map<String, Object> eauth;
 
-    private MasterConnection(MasterConfig config, String clientKey) {
+    private MasterConnection(MasterConfig config, String clientKey, Map<String, Object> eauth) {
         this.config = config;
         this.clientKey = clientKey;
+        this.eauth = Map.copyOf(eauth);
         this.client = transport.connectRequestClient(host(config), config.retPort());
+    }
+
+    /**
+     * Connects as an eauth user: {@code credentials} is {@code {"token"}} or {@code {"eauth", "username",
+     * "password"}}, sent with every request instead of the client key.
+     */
+    public static MasterConnection openEauth(MasterConfig config, Map<String, Object> credentials) {
+        if (!isListening(config)) {
+            throw new CliException(ExitCode.UNAVAILABLE, "the master is not running: nothing listens on "
+                    + host(config) + ":" + config.retPort());
+        }
+        return new MasterConnection(config, null, credentials);
+    }
+
+    /** Whether this line speaks for an eauth user rather than the master's user. */
+    public boolean isEauth() {
+        return clientKey == null;
     }
 
     /** Connects, or throws a CliException saying why the master cannot be used from here. */
@@ -50,7 +71,7 @@ public final class MasterConnection implements AutoCloseable {
             throw new CliException(ExitCode.UNAVAILABLE, "the master is not running: nothing listens on "
                     + host(config) + ":" + config.retPort());
         }
-        return new MasterConnection(config, key);
+        return new MasterConnection(config, key, Map.of());
     }
 
     /** Whether something accepts TCP connections on the master's request port. */
@@ -74,13 +95,22 @@ public final class MasterConnection implements AutoCloseable {
     }
 
     /**
-     * Sends a clear command with the client key and returns the reply's {@code load}.
+     * Sends a clear command with the client key (or the eauth credentials) and returns the reply's {@code load}.
      *
      * @throws CliException when the master answers an error or does not answer
      */
     public Map<String, Object> call(Map<String, Object> load, Duration timeout) {
         Map<String, Object> withKey = new LinkedHashMap<>(load);
-        withKey.put("key", clientKey);
+        if (clientKey != null) {
+            withKey.put("key", clientKey);
+        } else if ("publish".equals(load.get("cmd"))) {
+            // Salt's LocalClient sends a publish's credentials in its kwargs
+            Map<String, Object> kwargs = new LinkedHashMap<>(load.get("kwargs") instanceof Map<?, ?> k ? Wire.asMap(k) : Map.of());
+            kwargs.putAll(eauth);
+            withKey.put("kwargs", kwargs);
+        } else {
+            withKey.putAll(eauth);
+        }
         byte[] reply;
         try {
             reply = client.request(RequestEnvelope.clear(withKey).encode(), timeout);

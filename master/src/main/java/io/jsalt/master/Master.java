@@ -2,6 +2,9 @@ package io.jsalt.master;
 
 import io.jsalt.config.MasterConfig;
 import io.jsalt.crypto.RsaKeys;
+import io.jsalt.master.auth.Eauth;
+import io.jsalt.master.auth.EauthSettings;
+import io.jsalt.master.auth.TokenFiles;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
@@ -33,14 +36,18 @@ import io.jsalt.master.request.AesCommand;
 import io.jsalt.master.request.AuthHandler;
 import io.jsalt.master.request.ClearCommand;
 import io.jsalt.master.request.ClientKey;
+import io.jsalt.master.request.EauthGuard;
+import io.jsalt.master.request.HookEvent;
 import io.jsalt.master.request.MinionEventHandler;
 import io.jsalt.master.request.MinionTrust;
+import io.jsalt.master.request.OwnJobReturns;
 import io.jsalt.master.request.PillarHandler;
 import io.jsalt.master.request.PingHandler;
 import io.jsalt.master.request.PublishHandler;
 import io.jsalt.master.request.RequestDispatcher;
 import io.jsalt.master.request.RequestFreshness;
 import io.jsalt.master.request.ReturnHandler;
+import io.jsalt.master.request.TokenCommands;
 import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.runner.JobsRunner;
 import io.jsalt.master.runner.ManageRunner;
@@ -196,15 +203,25 @@ public final class Master implements AutoCloseable {
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
         FileServerCommands files = new FileServerCommands(
                 new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
+        // eauth users (a token or credentials instead of the root key) are checked here, on the master
+        EauthSettings eauthSettings = new EauthSettings(config.configDir());
+        Eauth eauth = new Eauth(eauthSettings, new TokenFiles(config.cachedir().resolve("tokens"), java.time.Clock.systemUTC(),
+                () -> eauthSettings.current().tokenExpire()));
+        TokenCommands tokens = new TokenCommands(eauth);
         Map<String, ClearCommand> clear = Map.of(
                 "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
                                 this.config.abuseLimits().maxPendingMinions(), this.config.abuseLimits().pendingKeysPerMinute()),
                         publishPort.port(), signIns),
-                "publish", new PublishHandler(clientKey, targets, jobs, jids, events, publisher),
-                "wheel", new WheelHandler(clientKey, keyAdmin),
+                "publish", EauthGuard.publish(eauth, clientKey, targets, new PublishHandler(clientKey, targets, jobs, jids, events, publisher)),
+                "wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin)),
                 "ping", new PingHandler(),
-                "runner", new RunnerCommand(clientKey, runners, jids, events));
+                "runner", EauthGuard.special("runner", eauth, clientKey, new RunnerCommand(clientKey, runners, jids, events)),
+                "mk_token", tokens::mkToken,
+                "get_token", tokens::getToken,
+                "rm_token", tokens::rmToken,
+                "job_returns", new OwnJobReturns(eauth, clientKey, jobs),
+                "fire_hook", new HookEvent(clientKey, events));
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
                 "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),

@@ -1,55 +1,80 @@
 package io.jsalt.api.auth;
 
 import io.jsalt.api.ApiException;
-import io.jsalt.master.auth.AuthList;
+import io.jsalt.api.lowstate.MasterClient;
+import io.jsalt.master.auth.EauthToken;
 import io.jsalt.master.auth.ExternalAuth;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * Turns eauth credentials into a {@link Token}, as Salt's {@code LoadAuth.mk_token}: the backend must be
- * configured in {@code external_auth} and must vouch for the password. Only the {@code file} backend exists
- * yet; any other name is refused like a wrong password (never a hint at which part was wrong).
+ * Logins kept by the master, not by this process: {@code mk_token} turns credentials into a token (the master
+ * checks them against {@code external_auth}), {@code get_token} finds a live one, {@code rm_token} ends it.
+ * So tokens are shared by every jsalt-api and CLI of the master, survive restarts, and a token dies on the
+ * master when its user is removed. The rights shown at login are read from this process's copy of
+ * {@code external_auth} (the same file); the master enforces its own reading at every request.
  */
 public final class Logins {
-    private static final Logger log = LoggerFactory.getLogger(Logins.class);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    private static final String NOT_AUTHENTICATED = "Could not authenticate using provided credentials";
 
     private final ExternalAuth externalAuth;
-    private final TokenStore tokens;
+    private final MasterClient master;
 
-    public Logins(ExternalAuth externalAuth, TokenStore tokens) {
+    public Logins(ExternalAuth externalAuth, MasterClient master) {
         this.externalAuth = externalAuth;
-        this.tokens = tokens;
+        this.master = master;
     }
 
     /** @throws ApiException 401 "Could not authenticate using provided credentials", as salt-api */
     public Token login(String eauth, String user, String password) {
-        if (eauth == null || user == null || password == null || !vouches(eauth, user, password)) {
-            throw ApiException.unauthorized("Could not authenticate using provided credentials");
+        if (eauth == null || user == null || password == null) {
+            throw ApiException.unauthorized(NOT_AUTHENTICATED);
         }
-        AuthList perms = externalAuth.authList(eauth, user, List.of());
-        return tokens.create(user, eauth, perms);
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "mk_token");
+        load.put("eauth", eauth);
+        load.put("username", user);
+        load.put("password", password);
+        Map<String, Object> reply;
+        try {
+            reply = master.callClear(load, CALL_TIMEOUT);
+        } catch (ApiException e) {
+            throw e.status() == 401 ? ApiException.unauthorized(NOT_AUTHENTICATED) : e;
+        }
+        return token(reply);
     }
 
-    private boolean vouches(String eauth, String user, String password) {
-        if (!externalAuth.enabled(eauth)) {
-            log.warn("login refused: the eauth system '{}' is not enabled", eauth);
-            return false;
-        }
-        if (!eauth.equals("file")) {
-            log.warn("login refused: the eauth system '{}' is not implemented in jsalt-api (only file)", eauth);
-            return false;
+    /** The live token with this value, as the master knows it now. */
+    public Optional<Token> find(String value) {
+        if (value == null) {
+            return Optional.empty();
         }
         try {
-            return new FileEauth(externalAuth.options("file")).authenticate(user, password);
-        } catch (IllegalArgumentException e) {
-            log.error("external_auth:file is misconfigured: {}", e.getMessage());
-            return false;
+            return Optional.of(token(master.callClear(Map.of("cmd", "get_token", "token", value), CALL_TIMEOUT)));
+        } catch (ApiException e) {
+            if (e.status() == 401) {
+                return Optional.empty();
+            }
+            throw e;
         }
     }
 
-    public TokenStore tokens() {
-        return tokens;
+    /** Logout: the token is dead on the master from now on. */
+    public void logout(Token token) {
+        master.callClear(Map.of("cmd", "rm_token", "token", token.token()), CALL_TIMEOUT);
+    }
+
+    private Token token(Map<String, Object> reply) {
+        EauthToken t;
+        try {
+            t = EauthToken.fromMap(reply);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(500, "unreadable token data from the master");
+        }
+        return new Token(t.token(), t.start(), t.expire(), t.name(), t.eauth(), externalAuth.authList(t.eauth(), t.name(), List.of()));
     }
 }

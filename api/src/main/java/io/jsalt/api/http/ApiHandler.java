@@ -2,6 +2,8 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -21,30 +23,91 @@ final class ApiHandler extends Handler.Abstract {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
 
     private final Routes routes;
+    private final EventStream events;
+    private final Cors cors;
+    private final ApiStats stats;
+    private final Console console = new Console();
     private final boolean debug;
 
-    ApiHandler(Routes routes, boolean debug) {
+    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, boolean debug) {
         this.routes = routes;
+        this.events = events;
+        this.cors = cors;
+        this.stats = stats;
         this.debug = debug;
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+        stats.requestStarted();
+        try {
+            return serve(request, response, callback); // synchronous: the status is set when it returns
+        } finally {
+            stats.requestEnded(response.getStatus());
+        }
+    }
+
+    private boolean serve(Request request, Response response, Callback callback) {
         int status;
         String body;
         String type = "application/json";
         try {
             String method = request.getMethod();
+            Map<String, String> corsHeaders = cors.headers(request.getHeaders().get(HttpHeader.ORIGIN), method,
+                    request.getHeaders().get(HttpHeader.ACCESS_CONTROL_REQUEST_METHOD));
+            corsHeaders.forEach((k, v) -> response.getHeaders().put(k, v));
+            if (method.equals("OPTIONS") && !corsHeaders.isEmpty()) {
+                response.setStatus(200); // a preflight: salt-api's cors_tool answers it and nothing else runs
+                Content.Sink.write(response, true, "", callback);
+                return true;
+            }
+            if (method.equals("GET")) {
+                Optional<Console.File> file = console.find(Request.getPathInContext(request));
+                if (file.isPresent()) {
+                    response.setStatus(200);
+                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, file.get().contentType());
+                    Console.SECURITY_HEADERS.forEach((k, v) -> response.getHeaders().put(k, v));
+                    response.write(true, java.nio.ByteBuffer.wrap(file.get().bytes()), callback);
+                    return true;
+                }
+            }
+            if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
+                try {
+                    stats.streamOpened();
+                    events.serve(request, response);
+                    callback.succeeded();
+                } catch (java.io.IOException e) {
+                    log.debug("event stream closed: {}", e.getMessage()); // the client went away
+                    callback.failed(e);
+                } finally {
+                    stats.streamClosed();
+                }
+                return true;
+            }
             Object parsed = null;
+            String text = null;
             if (method.equals("POST")) {
-                String text = Content.Source.asString(request, StandardCharsets.UTF_8);
+                text = Content.Source.asString(request, StandardCharsets.UTF_8);
                 parsed = JsonBodies.parse(request.getHeaders().get(HttpHeader.CONTENT_TYPE), text);
             }
+            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            request.getHeaders().forEach(f -> headers.merge(f.getName(), f.getValue(), (a, b) -> a + ", " + b));
+            String answerType = YamlBodies.negotiate(request.getHeaders().get(HttpHeader.ACCEPT));
+            if (answerType == null) {
+                throw new ApiException(406, "Your client should accept application/json or application/x-yaml");
+            }
             Routes.Reply reply = routes.handle(new Routes.Exchange(method, Request.getPathInContext(request),
-                    request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request)));
+                    request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request), text, headers));
             reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+            if (reply.body() instanceof Routes.Download download) {
+                response.setStatus(reply.status());
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, download.contentType());
+                response.write(true, java.nio.ByteBuffer.wrap(download.bytes()), callback);
+                return true;
+            }
             status = reply.status();
-            body = JsonBodies.write(reply.body());
+            body = answerType.equals(YamlBodies.TYPE) ? YamlBodies.write(reply.body()) : JsonBodies.write(reply.body());
+            type = answerType;
         } catch (ApiException e) {
             status = e.status();
             body = ErrorPage.html(status, e.getMessage());

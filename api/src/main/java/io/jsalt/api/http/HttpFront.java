@@ -1,9 +1,14 @@
 package io.jsalt.api.http;
 
 import io.jsalt.api.auth.LoginThrottle;
+import io.jsalt.api.lowstate.MasterClient;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.LowstateRunner;
+import io.jsalt.api.ApiConfig;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -23,20 +28,35 @@ public final class HttpFront implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    public HttpFront(String host, int port, boolean debug, Logins logins, LowstateRunner runner) {
+    /** Serves {@code config}'s host and port, over TLS when {@code disable_ssl} is false (ssl_crt, ssl_key). */
+    public HttpFront(ApiConfig config, Logins logins, LowstateRunner runner, MasterClient master, java.time.Clock clock) {
         QueuedThreadPool pool = new QueuedThreadPool(64, 4);
         pool.setName("jsalt-api-http");
         server = new Server(pool);
         HttpConfiguration http = new HttpConfiguration();
         // no "Server: Jetty(version)" header: the version is nobody's business on an exposed port
         http.setSendServerVersion(false);
-        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
-        connector.setHost(host);
-        connector.setPort(port);
+        if (config.disableSsl()) {
+            connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        } else {
+            SslContextFactory.Server tls = new SslContextFactory.Server();
+            tls.setKeyStore(TlsKeys.load(config.sslCrt(), config.sslKey()));
+            tls.setKeyStorePassword(new String(TlsKeys.STORE_PASSWORD));
+            // clients reach the API by address as often as by name: the certificate is the client's to check
+            SecureRequestCustomizer secure = new SecureRequestCustomizer();
+            secure.setSniHostCheck(false);
+            http.addCustomizer(secure);
+            connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(http));
+        }
+        connector.setHost(config.host());
+        connector.setPort(config.port());
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
+        ApiStats stats = new ApiStats(clock);
         limit.setHandler(new ApiHandler(new Routes(logins, runner,
-                new LoginThrottle(java.time.Clock.systemUTC(), Routes.MAX_LOGIN_FAILURES, 60)), debug));
+                new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
+                new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
+                new EventStream(logins, master), new Cors(config.corsOrigins()), stats, config.debug()));
         server.setHandler(limit);
         server.setStopTimeout(5_000);
     }

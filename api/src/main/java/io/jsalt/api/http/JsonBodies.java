@@ -14,7 +14,7 @@ import org.eclipse.jetty.util.ajax.JSON;
 /**
  * Request bodies as salt-api reads them: JSON ({@code application/json}) as it is, urlencoded forms as ONE
  * chunk whose repeated keys become lists (salt-api's urlencoded_processor wraps the form in a list), and
- * answers written as JSON. YAML bodies are not read yet (415).
+ * answers written as JSON. YAML bodies are read by {@link YamlBodies}.
  */
 final class JsonBodies {
     private JsonBodies() {}
@@ -28,6 +28,9 @@ final class JsonBodies {
             } catch (RuntimeException e) {
                 throw ApiException.badRequest("Invalid JSON document");
             }
+        }
+        if (YamlBodies.isYaml(type)) {
+            return plain(YamlBodies.parse(body));
         }
         if (type.isEmpty() || type.startsWith("application/x-www-form-urlencoded")) {
             return List.of(form(body));

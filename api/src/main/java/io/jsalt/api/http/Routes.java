@@ -2,6 +2,7 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.AuditLog;
+import io.jsalt.api.auth.Credentials;
 import io.jsalt.api.auth.LoginThrottle;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.auth.Token;
@@ -27,17 +28,30 @@ final class Routes {
     private final Logins logins;
     private final LowstateRunner runner;
     private final LoginThrottle throttle;
+    private final Webhooks hooks;
+    private final String hookUrl;
+    private final ApiStats stats;
 
-    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle) {
+    /** @param hookUrl {@code rest_cherrypy:webhook_url} (salt-api's default {@code /hook}) */
+    Routes(Logins logins, LowstateRunner runner, LoginThrottle throttle, Webhooks hooks, String hookUrl, ApiStats stats) {
+        this.stats = stats;
         this.logins = logins;
         this.runner = runner;
         this.throttle = throttle;
+        this.hooks = hooks;
+        this.hookUrl = hookUrl.replaceAll("/+$", "");
     }
 
-    /** One request: method, path, the X-Auth-Token header (or null), the parsed body (or null), the caller's address. */
-    record Exchange(String method, String path, String token, Object body, String remote) {}
+    /**
+     * One request: method, path, the X-Auth-Token header (or null), the parsed body (or null), the caller's
+     * address, the raw body (or null) and the request headers (for webhooks).
+     */
+    record Exchange(String method, String path, String token, Object body, String remote, String raw, Map<String, String> headers) {}
 
-    /** One answer: status, JSON value, extra headers. */
+    /** A body that is not JSON: salt-api's key tarball. */
+    record Download(String contentType, byte[] bytes) {}
+
+    /** One answer: status, JSON value (or a {@link Download}), extra headers. */
     record Reply(int status, Object body, Map<String, String> headers) {
         static Reply ok(Object body) {
             return new Reply(200, body, Map.of());
@@ -45,6 +59,10 @@ final class Routes {
     }
 
     Reply handle(Exchange ex) {
+        String trimmed = ex.path().replaceAll("/+$", "");
+        if (ex.method().equals("POST") && (trimmed.equals(hookUrl) || trimmed.startsWith(hookUrl + "/"))) {
+            return hooks.fire(trimmed.substring(hookUrl.length()).replaceFirst("^/+", ""), ex);
+        }
         String[] parts = ex.path().replaceAll("/+$", "").split("/", -1);
         String first = parts.length > 1 ? parts[1] : "";
         String id = parts.length > 2 ? parts[2] : null;
@@ -55,11 +73,17 @@ final class Routes {
             case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients", List.of("local", "local_async", "runner", "wheel")));
             case "POST " -> Reply.ok(Map.of("return", lowstate(ex, null)));
             case "POST login" -> login(ex);
+            case "POST run" -> run(ex);
             case "POST logout" -> logout(ex);
             case "GET minions" -> Reply.ok(Map.of("return", lowstate(ex, List.of(chunk("local", id == null ? "*" : id, "grains.items")))));
             case "POST minions" -> minionsAsync(ex);
             case "GET jobs" -> jobs(ex, id);
             case "GET keys" -> keys(ex, id);
+            case "POST keys" -> genKeys(ex);
+            case "GET stats" -> {
+                authenticated(ex.token()); // as salt-api: statistics for logged-in users only
+                yield Reply.ok(stats.snapshot());
+            }
             default -> throw new ApiException(ex.method().equals("GET") || ex.method().equals("POST") ? 404 : 405,
                     "The path '" + ex.path() + "' was not found.");
         };
@@ -95,7 +119,7 @@ final class Routes {
 
     private Reply logout(Exchange ex) {
         Token token = authenticated(ex.token());
-        logins.tokens().revoke(token.token());
+        logins.logout(token);
         AuditLog.logout(token.user(), token.eauth());
         return Reply.ok(Map.of("return", "Your token has been cleared"));
     }
@@ -141,12 +165,77 @@ final class Routes {
         return Reply.ok(Map.of("return", ret));
     }
 
+    /**
+     * salt-api's {@code POST /keys}: {@code key.gen_accept} for {@code mid} (with {@code keysize},
+     * {@code force}), run as the chunk's inline credentials or the header's token, answered as a tar of
+     * {@code minion.pem} and {@code minion.pub}. An id already accepted (without force) is a 409 rather
+     * than salt-api's tar of two empty files.
+     */
+    private Reply genKeys(Exchange ex) {
+        Map<String, Object> form = firstChunk(ex.body());
+        String mid = str(form.get("mid"));
+        if (mid == null || mid.isBlank()) {
+            throw ApiException.badRequest("POST /keys needs 'mid', the minion id");
+        }
+        Map<String, Object> chunk = new LinkedHashMap<>(form);
+        chunk.remove("mid");
+        chunk.put("client", "wheel");
+        chunk.put("fun", "key.gen_accept");
+        chunk.put("id_", mid);
+        boolean inline = chunk.get("username") != null || chunk.get("token") != null || ex.token() == null;
+        Object answer = runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline));
+        Object ret = answer instanceof Map<?, ?> m && m.get("data") instanceof Map<?, ?> d ? d.get("return") : null;
+        if (!(ret instanceof Map<?, ?> keys) || !(keys.get("pub") instanceof String pub) || !(keys.get("priv") instanceof String priv)) {
+            throw new ApiException(409, "the key of " + mid + " is already accepted (force=true replaces it)");
+        }
+        byte[] tar = new TarFile().add("minion.pub", pub).add("minion.pem", priv).bytes();
+        return new Reply(200, new Download("application/x-tar", tar),
+                Map.of("Content-Disposition", "attachment; filename=\"saltkeys-" + mid + ".tar\"", "Cache-Control", "no-cache"));
+    }
+
     private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed) {
         return lowstate(ex, fixed, null);
     }
 
     /** salt-api's exec_lowstate: every chunk runs with the caller's token; a chunk's own hex token also works. */
     private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed, String client) {
+        return lowstate(ex, fixed, client, false);
+    }
+
+    /**
+     * salt-api's {@code POST /run}: the same lowstate, without a login: each chunk carries its own
+     * {@code username}/{@code password}/{@code eauth} (or {@code token}), which the master checks.
+     */
+    private Reply run(Exchange ex) {
+        // passwords tried here count against the same per-address limit as /login
+        if (!throttle.allows(ex.remote())) {
+            throw new ApiException(429, "Too many failed logins from this address: try again later");
+        }
+        try {
+            return Reply.ok(Map.of("return", lowstate(ex, null, null, true)));
+        } catch (ApiException e) {
+            if (e.status() == 401) {
+                throttle.failed(ex.remote());
+            }
+            throw e;
+        }
+    }
+
+    /** The chunk's inline credentials (only for /run), else the header's token, else the chunk's own token. */
+    private Credentials credentials(Exchange ex, Map<String, Object> chunk, boolean inline) {
+        if (inline && chunk.get("token") == null) {
+            String eauth = str(chunk.get("eauth"));
+            String user = str(chunk.get("username"));
+            String password = str(chunk.get("password"));
+            if (eauth == null || user == null || password == null) {
+                throw ApiException.unauthorized("No authentication credentials given");
+            }
+            return Credentials.inline(eauth, user, password);
+        }
+        return Credentials.of(ex.token() != null && !inline ? authenticated(ex.token()) : chunkToken(chunk.get("token")));
+    }
+
+    private List<Object> lowstate(Exchange ex, List<Map<String, Object>> fixed, String client, boolean inline) {
         List<?> chunks = fixed != null ? fixed : asList(ex.body());
         List<Object> results = new ArrayList<>();
         for (Object c : chunks) {
@@ -158,15 +247,14 @@ final class Routes {
             if (client != null) {
                 chunk.put("client", client);
             }
-            Token token = ex.token() != null ? authenticated(ex.token()) : chunkToken(chunk.get("token"));
-            results.add(runner.run(Lowstate.of(chunk), token));
+            results.add(runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline)));
         }
         return results;
     }
 
     /** The header's token: 401 when missing, unknown or expired (salt-api finds no session for it). */
     private Token authenticated(String value) {
-        return logins.tokens().find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
+        return logins.find(value).orElseThrow(() -> ApiException.unauthorized("No permission -- see authorization schemes"));
     }
 
     /** A chunk's own token: salt-api refuses one that is not hex before looking it up. */

@@ -2,7 +2,7 @@ package io.jsalt.api.lowstate;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.AuditLog;
-import io.jsalt.api.auth.Token;
+import io.jsalt.api.auth.Credentials;
 import io.jsalt.master.events.LocalEventClient;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.event.EventFrame;
@@ -12,18 +12,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Runs one authorized lowstate chunk against the master, as salt-api's {@code NetapiClient.run}:
  * {@code local} (publish, then gather the returns), {@code local_async} (publish, answer the jid),
- * {@code runner} and {@code wheel}. Every chunk is checked against the token's rights BEFORE anything is
- * sent: a function or a target outside them, or a target that matches no minion, is a 401 as salt-api
- * answers an AuthorizationError; nothing is published.
+ * {@code runner} and {@code wheel}. Every chunk goes to the master with the user's token, never with root
+ * rights: the master checks the function and the target (as it resolves it at publish time) against the
+ * user's rights and refuses before anything is published; a refusal is a 401 as salt-api answers it.
  */
 public final class LowstateRunner {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
@@ -42,7 +40,7 @@ public final class LowstateRunner {
         this.enabledClients = List.copyOf(enabledClients);
     }
 
-    public Object run(Lowstate low, Token token) {
+    public Object run(Lowstate low, Credentials token) {
         if (!CLIENTS.contains(low.client())) {
             throw ApiException.badRequest("Invalid client specified: '" + low.client()
                     + "' (jsalt-api serves local, local_async, runner and wheel so far)");
@@ -61,14 +59,9 @@ public final class LowstateRunner {
         };
     }
 
-    private Object local(Lowstate low, Token token, boolean async) {
+    private Object local(Lowstate low, Credentials token, boolean async) {
         if (low.tgt() == null) {
             throw ApiException.badRequest("lowstate needs 'tgt' for client " + low.client());
-        }
-        Set<String> targeted = preview(low.tgt(), low.tgtType());
-        if (!token.perms().allowsPublish(low.fun(), targeted, this::preview)) {
-            AuditLog.action(token.user(), token.eauth(), low.client(), low.fun(), low.tgt(), null, "denied");
-            throw ApiException.unauthorized(DENIED);
         }
         List<Object> arg = new ArrayList<>(low.arg());
         if (!low.kwarg().isEmpty()) {
@@ -77,9 +70,11 @@ public final class LowstateRunner {
             kw.put("__kwarg__", true);
             arg.add(kw);
         }
-        PublishRequest req = new PublishRequest(low.tgt(), low.fun(), arg, low.tgtType(), token.user(), "", Map.of());
+        // the token travels in the publish's kwargs, as Salt's LocalClient sends it
+        PublishRequest req = new PublishRequest(low.tgt(), low.fun(), arg, low.tgtType(), token.user(), "",
+                token.proof());
         try (LocalEventClient events = async ? null : master.events()) {
-            Map<String, Object> reply = master.call(req.toLoad(), CALL_TIMEOUT);
+            Map<String, Object> reply = asUser(req.toLoad(), token, low);
             String jid = Wire.string(reply, "jid");
             List<String> minions = ids(reply.get("minions"));
             AuditLog.action(token.user(), token.eauth(), low.client(), low.fun(), low.tgt(), jid, "published");
@@ -90,6 +85,20 @@ public final class LowstateRunner {
                 return out;
             }
             return gather(events, jid, minions, low);
+        }
+    }
+
+    /** One call with the user's token; the master's refusal is audited and answered as salt-api does. */
+    private Map<String, Object> asUser(Map<String, Object> load, Credentials token, Lowstate low) {
+        try {
+            return master.callClear(load, CALL_TIMEOUT);
+        } catch (ApiException e) {
+            if (e.status() == 401) {
+                AuditLog.action(token.user(), token.eauth(), low.client(), low.fun(), low.tgt(), null, "denied");
+                // salt-api's words for a publish: the master's reason (function, target, empty set) is not told
+                throw ApiException.unauthorized(low.client().startsWith("local") ? DENIED : e.getMessage());
+            }
+            throw e;
         }
     }
 
@@ -129,28 +138,30 @@ public final class LowstateRunner {
         return returns;
     }
 
-    private Object runner(Lowstate low, Token token) {
-        if (!token.perms().allowsSpecial("runner", low.fun())) {
-            AuditLog.action(token.user(), token.eauth(), "runner", low.fun(), null, null, "denied");
-            throw ApiException.unauthorized(specialDenied(token));
-        }
+    private Object runner(Lowstate low, Credentials token) {
         Map<String, Object> kwarg = new LinkedHashMap<>(low.extra());
         kwarg.putAll(low.kwarg());
-        Object result = callRunner(low.fun(), low.arg(), kwarg, token.user());
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "runner");
+        load.put("fun", low.fun());
+        load.put("arg", low.arg());
+        load.put("kwarg", kwarg);
+        load.putAll(token.proof());
+        Map<String, Object> reply = asUser(load, token, low);
+        if (Boolean.FALSE.equals(reply.get("success"))) {
+            throw new ApiException(500, low.fun() + " failed on the master: " + reply.get("return"));
+        }
         AuditLog.action(token.user(), token.eauth(), "runner", low.fun(), null, null, "ran");
-        return result;
+        return reply.get("return");
     }
 
     /** salt-api's wheel answer: {tag, data: {fun, user, return, success}}; only the key functions exist. */
-    private Object wheel(Lowstate low, Token token) {
-        if (!token.perms().allowsSpecial("wheel", low.fun())) {
-            AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), null, null, "denied");
-            throw ApiException.unauthorized(specialDenied(token));
-        }
+    private Object wheel(Lowstate low, Credentials token) {
         Map<String, Object> load = new LinkedHashMap<>(low.extra());
         load.put("cmd", "wheel");
         load.put("fun", low.fun());
-        Map<String, Object> reply = master.call(load, CALL_TIMEOUT);
+        load.putAll(token.proof());
+        Map<String, Object> reply = asUser(load, token, low);
         AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), null, "ran");
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("fun", "wheel." + low.fun());
@@ -161,41 +172,6 @@ public final class LowstateRunner {
         out.put("tag", "salt/wheel/" + low.fun());
         out.put("data", data);
         return out;
-    }
-
-    /** Salt's runner and wheel clients word a refusal so (their check runs with the token, not the publish) */
-    private static String specialDenied(Token token) {
-        return "Authentication failure of type \"token\" occurred for user " + token.user() + ".";
-    }
-
-    /** The accepted minions a target reaches now (the master's target.preview runner); a bad target is a 400. */
-    Set<String> preview(Object tgt, String tgtType) {
-        Map<String, Object> kwarg = new LinkedHashMap<>();
-        kwarg.put("tgt_type", tgtType);
-        Object resolved;
-        try {
-            resolved = callRunner("target.preview", List.of(tgt), kwarg, "");
-        } catch (ApiException e) {
-            throw e.status() == 500 ? ApiException.badRequest("invalid target: " + e.getMessage()) : e;
-        }
-        if (!(resolved instanceof Map<?, ?> m)) {
-            throw new ApiException(500, "unreadable answer from the master's target.preview");
-        }
-        return new LinkedHashSet<>(ids(m.get("minions")));
-    }
-
-    private Object callRunner(String fun, List<Object> arg, Map<String, Object> kwarg, String user) {
-        Map<String, Object> load = new LinkedHashMap<>();
-        load.put("cmd", "runner");
-        load.put("fun", fun);
-        load.put("arg", arg);
-        load.put("kwarg", kwarg);
-        load.put("user", user);
-        Map<String, Object> reply = master.call(load, CALL_TIMEOUT);
-        if (Boolean.FALSE.equals(reply.get("success"))) {
-            throw new ApiException(500, fun + " failed on the master: " + reply.get("return"));
-        }
-        return reply.get("return");
     }
 
     private static List<String> ids(Object value) {

@@ -17,9 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The API's line to the master, as the {@code jsalt} CLI has: clear requests on the request port carrying the
- * client key the master wrote in its cachedir (so jsalt-api runs as the master's user), and the master's
- * local event socket for returns. One request client, used by one HTTP thread at a time (synchronized):
+ * The API's line to the master: clear requests on the request port, each carrying the user's token so
+ * that the master checks the user's rights, and the master's local event socket for returns (so jsalt-api
+ * runs as the master's user). One request client, used by one HTTP thread at a time (synchronized):
  * requests are short; waiting for returns happens on the event socket, which each job opens for itself.
  */
 public final class MasterClient implements AutoCloseable {
@@ -31,6 +31,8 @@ public final class MasterClient implements AutoCloseable {
     public MasterClient(MasterConfig config) {
         this.config = config;
         try {
+            // users' requests carry their tokens; the key serves only webhooks (fire_hook), and reading it proves
+            // this process runs as the master's user, who alone may open the event socket returns arrive on
             this.clientKey = ClientKey.read(config.cachedir(), System.getProperty("user.name"));
         } catch (IOException e) {
             transport.close();
@@ -45,25 +47,43 @@ public final class MasterClient implements AutoCloseable {
         this.client = transport.connectRequestClient(host, config.retPort());
     }
 
-    /** Sends {@code load} with the client key; the reply's load, or 503/504/500 as salt-api answers. */
-    public synchronized Map<String, Object> call(Map<String, Object> load, Duration timeout) {
+    /** Sends {@code load} with the master's client key: only for what no user asks for (webhook events). */
+    public Map<String, Object> callWithClientKey(Map<String, Object> load, Duration timeout) {
         Map<String, Object> withKey = new LinkedHashMap<>(load);
         withKey.put("key", clientKey);
+        return callClear(withKey, timeout);
+    }
+
+    /**
+     * Sends {@code load} as it is: a user's request carries their token, and the master checks their rights.
+     * The reply's load; a refusal of the master is a 401 with its words, a bad target a 400, others 500, and
+     * no answer a 503, as salt-api answers.
+     */
+    public synchronized Map<String, Object> callClear(Map<String, Object> load, Duration timeout) {
         byte[] reply;
         try {
-            reply = client.request(RequestEnvelope.clear(withKey).encode(), timeout);
+            reply = client.request(RequestEnvelope.clear(load).encode(), timeout);
         } catch (RequestTimeoutException e) {
             throw new ApiException(503, "Salt Master is not available: no answer within " + timeout.toSeconds() + " s");
         }
+        Map<String, Object> body;
         try {
-            Map<String, Object> body = Wire.map(Wire.asMap(SaltPack.unpack(reply)), "load");
-            if (body.get("error") != null) {
-                throw new ApiException(500, "the master refused: " + body.get("error"));
-            }
-            return body;
+            body = Wire.map(Wire.asMap(SaltPack.unpack(reply)), "load");
         } catch (WireException e) {
             throw new ApiException(500, "unreadable answer from the master: " + e.getMessage());
         }
+        if (body.get("error") != null) {
+            String error = String.valueOf(body.get("error"));
+            if (error.startsWith("Authorization error") || error.startsWith("Authentication failure")) {
+                throw ApiException.unauthorized(error);
+            }
+            if (error.startsWith("Invalid target") || error.startsWith("invalid ")) {
+                // the master's words for a request it cannot read (a bad target, a bad minion id)
+                throw ApiException.badRequest(error);
+            }
+            throw new ApiException(500, "the master refused: " + error);
+        }
+        return body;
     }
 
     /** A reader of the master's event bus, connected now (before a publish, so no return is missed). */

@@ -43,6 +43,10 @@ final class ApiCluster implements AutoCloseable {
     }
 
     ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
+        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
+        Files.createDirectories(masterConfig.configDir());
+        Files.writeString(masterConfig.configDir().resolve("master"),
+                new org.eclipse.jetty.util.ajax.JSON().toJSON(Map.of("external_auth", externalAuth)));
         master = new Master(masterConfig, transport);
         master.start();
         for (String id : minionIds) {
@@ -62,12 +66,27 @@ final class ApiCluster implements AutoCloseable {
         return this;
     }
 
-    /** One more jsalt-api on the same master, with other users and clients; the caller closes it. */
+    /** One more jsalt-api on the same master, with its own copy of the users (the master's rights still rule) and clients. */
     ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients) {
-        ApiServer other = new ApiServer(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
-                enabledClients), Clock.systemUTC());
+        return anotherApi(externalAuth, enabledClients, List.of());
+    }
+
+    /** As above, answering cross-origin requests from {@code corsOrigins}. */
+    ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients, List<String> corsOrigins) {
+        return anotherApi(externalAuth, enabledClients, c -> c.withCorsOrigins(corsOrigins));
+    }
+
+    /** As above, with its config adjusted by {@code adjust} (TLS, CORS). */
+    ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients, java.util.function.UnaryOperator<ApiConfig> adjust) {
+        ApiServer other = new ApiServer(adjust.apply(ApiConfig.of(masterConfig, "127.0.0.1", 0, 43_200, new ExternalAuth(externalAuth),
+                enabledClients)), Clock.systemUTC());
         other.start();
         return other;
+    }
+
+    /** The master's pki folder, to see the keys it holds. */
+    Path masterPki() {
+        return masterConfig.pkiDir();
     }
 
     String baseUrl() {

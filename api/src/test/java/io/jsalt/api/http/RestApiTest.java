@@ -66,7 +66,7 @@ class RestApiTest {
         assertThat(a.status).isEqualTo(200);
         Map<?, ?> ret = (Map<?, ?>) ((Object[]) ((Map<?, ?>) a.json()).get("return"))[0];
         assertThat(ret.keySet().stream().map(String::valueOf).toList()).containsExactlyInAnyOrder("token", "expire", "start", "user", "eauth", "perms");
-        assertThat((String) ret.get("token")).matches("[0-9a-f]{40}");
+        assertThat((String) ret.get("token")).matches("[0-9a-f]{64}");
         assertThat(((Number) ret.get("expire")).doubleValue() - ((Number) ret.get("start")).doubleValue()).isEqualTo(43_200.0);
         assertThat(ret.get("user")).isEqualTo("pinger");
         assertThat(ret.get("eauth")).isEqualTo("file");
@@ -215,6 +215,48 @@ class RestApiTest {
                     .header("X-Auth-Token", token)
                     .POST(HttpRequest.BodyPublishers.ofString("[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]")).build());
             assertThat(local.status).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void tokensLiveOnTheMasterSoASecondApiHonoursThemAndALogoutEndsThemEverywhere() throws Exception {
+        String token = login("admin", "adminpw");
+        try (io.jsalt.api.ApiServer other = cluster.anotherApi(Map.of("file", Map.of("^filename", users.toString(),
+                "admin", List.of(".*"))), List.of("local"))) {
+            String base = "http://127.0.0.1:" + other.port();
+            Answer ping = send(HttpRequest.newBuilder(URI.create(base + "/")).header("Content-Type", "application/json")
+                    .header("X-Auth-Token", token)
+                    .POST(HttpRequest.BodyPublishers.ofString("[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]")).build());
+            assertThat(ping.status).isEqualTo(200);
+            assertThat(ping.body).contains(MINION);
+
+            assertThat(post("/logout", token, "").status).isEqualTo(200);
+
+            Answer after = send(HttpRequest.newBuilder(URI.create(base + "/")).header("Content-Type", "application/json")
+                    .header("X-Auth-Token", token)
+                    .POST(HttpRequest.BodyPublishers.ofString("[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]")).build());
+            assertThat(after.status).isEqualTo(401);
+        }
+    }
+
+    @Test
+    void anApiWhoseOwnCopyOfTheRightsIsWiderCannotGrantMoreThanTheMasterDoes() throws Exception {
+        // this API's external_auth says pinger may run anything; the master's says test.ping only
+        try (io.jsalt.api.ApiServer lax = cluster.anotherApi(Map.of("file", Map.of("^filename", users.toString(),
+                "pinger", List.of(".*", "@runner"))), List.of("local", "runner"))) {
+            String base = "http://127.0.0.1:" + lax.port();
+            Answer login = send(HttpRequest.newBuilder(URI.create(base + "/login")).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"pinger\",\"password\":\"pingpw\",\"eauth\":\"file\"}")).build());
+            String token = login.headers.firstValue("X-Auth-Token").orElseThrow();
+            Answer run = send(HttpRequest.newBuilder(URI.create(base + "/")).header("Content-Type", "application/json")
+                    .header("X-Auth-Token", token)
+                    .POST(HttpRequest.BodyPublishers.ofString("[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"cmd.run\",\"arg\":[\"id\"]}]")).build());
+            assertThat(run.status).isEqualTo(401);
+            Answer runner = send(HttpRequest.newBuilder(URI.create(base + "/")).header("Content-Type", "application/json")
+                    .header("X-Auth-Token", token)
+                    .POST(HttpRequest.BodyPublishers.ofString("[{\"client\":\"runner\",\"fun\":\"jobs.list_jobs\"}]")).build());
+            assertThat(runner.status).isEqualTo(401);
+            assertThat(runner.body).contains("Authentication failure of type &quot;token&quot; occurred for user pinger.");
         }
     }
 

@@ -85,16 +85,14 @@ public final class ApiDaemon implements Callable<ExitCode>, DaemonRole<ApiConfig
         return new Running<>() {
             @Override
             public List<String> reload(ApiConfig next) {
-                // nothing is applied live yet (the users file itself is read at every login): name what changed
+                // external_auth and token_expire are the master's to apply (it re-reads its file); the HTTP side
+                // (port, TLS, CORS, webhooks) changes only with a restart of jsalt-api: name it
                 List<String> changed = new java.util.ArrayList<>();
-                if (!next.host().equals(config.host()) || next.port() != config.port() || next.debug() != config.debug()) {
+                if (!next.host().equals(config.host()) || next.port() != config.port() || next.debug() != config.debug()
+                        || next.disableSsl() != config.disableSsl() || !java.util.Objects.equals(next.sslCrt(), config.sslCrt())
+                        || !java.util.Objects.equals(next.sslKey(), config.sslKey()) || !next.corsOrigins().equals(config.corsOrigins())
+                        || !next.webhookUrl().equals(config.webhookUrl()) || next.webhookDisableAuth() != config.webhookDisableAuth()) {
                     changed.add("rest_cherrypy");
-                }
-                if (!next.externalAuth().equals(config.externalAuth())) {
-                    changed.add("external_auth");
-                }
-                if (next.tokenExpire() != config.tokenExpire()) {
-                    changed.add("token_expire");
                 }
                 return changed;
             }

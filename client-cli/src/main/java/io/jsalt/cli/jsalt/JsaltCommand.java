@@ -2,6 +2,7 @@ package io.jsalt.cli.jsalt;
 
 import io.jsalt.cli.CliException;
 import io.jsalt.cli.ConfigLoader;
+import io.jsalt.cli.EauthCredentials;
 import io.jsalt.cli.ExitCode;
 import io.jsalt.cli.Logging;
 import io.jsalt.cli.MasterConnection;
@@ -111,6 +112,19 @@ public final class JsaltCommand implements Callable<ExitCode> {
     @Option(names = "--hide-timeout", description = "Do not print the minions that did not answer (the exit code still says so).")
     boolean hideTimeout;
 
+    @Option(names = {"-a", "--auth", "--eauth", "--external-auth"}, paramLabel = "EAUTH",
+            description = "Run as a user of this external_auth backend (e.g. file), within their rights, instead of the master's user.")
+    String eauth;
+
+    @Option(names = {"-T", "--make-token"}, description = "With -a: keep a token in ~/.salt_token, so later calls need no password.")
+    boolean makeToken;
+
+    @Option(names = "--username", description = "With -a: the user (else $JSALT_USERNAME, else asked).")
+    String username;
+
+    @Option(names = "--password", description = "With -a: the password (else $JSALT_PASSWORD, else asked unechoed).")
+    String password;
+
     @Parameters(index = "0", paramLabel = "<target>", description = "Which minions: a glob by default.")
     String target;
 
@@ -127,6 +141,9 @@ public final class JsaltCommand implements Callable<ExitCode> {
     Terminal terminal = Terminal.detect();
     Ticker ticker = Ticker.SYSTEM;
     UnaryOperator<MasterLink> linkWrapper = UnaryOperator.identity();
+    /** Seams for tests: Salt's token_file and the environment the eauth user name and password may come from. */
+    Path tokenFile = EauthCredentials.defaultTokenFile();
+    java.util.function.Function<String, String> env = System::getenv;
 
     private final PrintStream stdout;
 
@@ -189,10 +206,13 @@ public final class JsaltCommand implements Callable<ExitCode> {
         MasterConfig config = ConfigLoader.master(configDir);
         Duration wait = Duration.ofSeconds(timeout != null && timeout > 0 ? timeout : config.timeout());
         JobSpec job = new JobSpec(targeting.tgt(target), tgtType, function, ArgParser.parse(args));
-        try (MasterConnection connection = MasterConnection.open(config);
-                LocalEventClient events = connectEvents(config);
+        Optional<Map<String, Object>> user = new EauthCredentials(eauth, makeToken, username, password, env,
+                System.console(), tokenFile).resolve(config);
+        try (MasterConnection connection = user.isPresent() ? MasterConnection.openEauth(config, user.get()) : MasterConnection.open(config);
+                LocalEventClient events = user.isPresent() ? null : connectEvents(config);
                 PrintStream results = resultStream()) {
-            MasterLink master = linkWrapper.apply(new LiveMasterLink(connection, events, System.getProperty("user.name")));
+            MasterLink master = linkWrapper.apply(user.isPresent() ? new EauthMasterLink(connection)
+                    : new LiveMasterLink(connection, events, System.getProperty("user.name")));
             if (previewTarget) {
                 return preview(master, job, results);
             }

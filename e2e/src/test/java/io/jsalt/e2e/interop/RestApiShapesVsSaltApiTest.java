@@ -147,6 +147,73 @@ class RestApiShapesVsSaltApiTest {
         assertThat(jsalt.get("return")).isEqualTo(salt.get("return")).isEqualTo(List.of(Map.of(MINION, true)));
     }
 
+    @Test
+    void runWithInlineCredentialsAnswersTheSameAndRefusesTheSame() throws Exception {
+        String ok = "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\",\"username\":\"thatch\",\"password\":\"s3cret\","
+                + "\"eauth\":\"file\"}]";
+        HttpResponse<String> salt = post(saltApi + "/run", null, ok);
+        HttpResponse<String> jsalt = post(jsaltApi + "/run", null, ok);
+        assertThat(jsalt.statusCode()).isEqualTo(salt.statusCode()).isEqualTo(200);
+        assertThat(json(jsalt)).isEqualTo(json(salt)).isEqualTo(Map.of("return", List.of(Map.of(MINION, true))));
+
+        String wrong = ok.replace("s3cret", "nope");
+        assertThat(post(jsaltApi + "/run", null, wrong).statusCode()).isEqualTo(post(saltApi + "/run", null, wrong).statusCode());
+        String denied = ok.replace("test.ping", "cmd.run");
+        assertThat(post(jsaltApi + "/run", null, denied).statusCode()).isEqualTo(post(saltApi + "/run", null, denied).statusCode());
+    }
+
+    @Test
+    void yamlAnswersAreTheSameText() throws Exception {
+        String chunk = "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]";
+        List<String> bodies = new ArrayList<>();
+        for (String base : List.of(saltApi, jsaltApi)) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/")).timeout(Duration.ofSeconds(60))
+                    .header("Accept", "application/x-yaml").header("Content-Type", "application/json").header("X-Auth-Token", login(base))
+                    .POST(HttpRequest.BodyPublishers.ofString(chunk)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(base).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type")).as(base).hasValueSatisfying(t -> assertThat(t).startsWith("application/x-yaml"));
+            bodies.add(r.body());
+        }
+        assertThat(bodies.get(1)).isEqualTo(bodies.get(0)).isEqualTo("return:\n- " + MINION + ": true\n");
+    }
+
+    @Test
+    void eventsStreamAJobsReturnInTheSameFormat() throws Exception {
+        List<List<String>> streams = new ArrayList<>();
+        for (String base : List.of(saltApi, jsaltApi)) {
+            String token = login(base);
+            java.util.Queue<String> lines = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> stream = http.sendAsync(
+                    HttpRequest.newBuilder(URI.create(base + "/events?token=" + token)).GET().build(), HttpResponse.BodyHandlers.ofLines());
+            stream.thenAcceptAsync(r -> {
+                try (java.util.stream.Stream<String> body = r.body()) {
+                    body.forEach(lines::add);
+                } catch (RuntimeException e) {
+                    // closed below
+                }
+            });
+            await().atMost(Duration.ofSeconds(30)).until(() -> lines.contains("retry: 400"));
+            assertThat(stream.get().headers().firstValue("Content-Type")).as(base)
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+            Map<String, Object> started = json(lowstate(base, token, "[{\"client\":\"local_async\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]"));
+            String jid = (String) ((Map<?, ?>) ((List<?>) started.get("return")).get(0)).get("jid");
+            String tag = "tag: salt/job/" + jid + "/ret/" + MINION;
+            await().atMost(Duration.ofSeconds(30)).until(() -> lines.contains(tag));
+            List<String> all = List.copyOf(lines);
+            streams.add(List.of(all.get(all.indexOf(tag) + 1)));
+            stream.get().body().close();
+        }
+        for (List<String> one : streams) {
+            String data = one.get(0);
+            assertThat(data).startsWith("data: ");
+            Map<?, ?> event = (Map<?, ?>) Json.parse(data.substring("data: ".length()));
+            assertThat(event.keySet().stream().map(String::valueOf).toList()).containsExactlyInAnyOrder("tag", "data");
+            Map<?, ?> ret = (Map<?, ?>) event.get("data");
+            assertThat(ret.get("return")).isEqualTo(true);
+            assertThat(ret.get("id")).isEqualTo(MINION);
+        }
+    }
+
     // ---- helpers
 
     private Map<String, Object> jobAfterAsyncPing(String base) throws Exception {

@@ -1,6 +1,8 @@
 package io.jsalt.master.keys;
 
+import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.events.EventBus;
+import io.jsalt.transport.message.MinionId;
 import io.jsalt.transport.target.Glob;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -121,6 +123,29 @@ public final class KeyAdmin {
     private List<String> matching(KeyState state, String match) {
         Pattern p = Glob.compile(match);
         return keys.list(state).stream().filter(id -> p.matcher(id).matches()).toList();
+    }
+
+    /**
+     * Salt's {@code key.gen_accept}: a new key pair for {@code id}, its public half stored as accepted;
+     * {@code {"pub", "priv"}} PEMs, or an empty map when {@code id} is already accepted and not {@code force}.
+     * The private half is not kept on the master.
+     */
+    public Map<String, Object> genAccept(String id, int bits, boolean force) {
+        MinionId.require(id);
+        if (bits < 2048 || bits > 8192) {
+            throw new IllegalArgumentException("keysize must be between 2048 and 8192 bits");
+        }
+        if (!force && keys.stateOf(id).filter(s -> s == KeyState.ACCEPTED).isPresent()) {
+            return Map.of();
+        }
+        java.security.KeyPair pair = RsaKeys.generate(bits);
+        String pub = RsaKeys.publicKeyPem(pair.getPublic());
+        keys.store(KeyState.ACCEPTED, id, pub);
+        fire("accept", id);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("pub", pub);
+        out.put("priv", RsaKeys.privateKeyPem(pair.getPrivate()));
+        return out;
     }
 
     private void fire(String act, String id) {

@@ -49,6 +49,11 @@ public final class ClientKey {
         return Files.readString(file(cachedir, user), StandardCharsets.US_ASCII).trim();
     }
 
+    /** The secret itself, for the eauth guard that forwards an authorized request to the root-key handlers. */
+    String value() {
+        return secret;
+    }
+
     public boolean matches(Object presented) {
         if (!(presented instanceof String s)) {
             return false;

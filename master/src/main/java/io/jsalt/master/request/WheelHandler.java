@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code wheel} from a local client, limited to the key functions ({@code key.accept}, {@code key.reject},
- * {@code key.delete}, {@code key.list_all}, {@code key.finger}), so that {@code jsalt-key} changes keys
+ * {@code key.delete}, {@code key.list_all}, {@code key.finger}, {@code key.gen_accept}), so that {@code jsalt-key} changes keys
  * through the running master, which rotates the session key and fires the events.
  */
 public final class WheelHandler implements ClearCommand {
@@ -42,6 +42,10 @@ public final class WheelHandler implements ClearCommand {
             case "key.delete" -> admin.delete(match);
             case "key.list_all" -> admin.listAll();
             case "key.finger" -> admin.finger(match);
+            // from salt-api's form, keysize and force arrive as text
+            case "key.gen_accept" -> admin.genAccept(Wire.string(load, "id_"),
+                    Integer.parseInt(String.valueOf(load.getOrDefault("keysize", 2048))),
+                    Boolean.parseBoolean(String.valueOf(load.getOrDefault("force", false))));
             default -> null;
         };
         if (result == null) {

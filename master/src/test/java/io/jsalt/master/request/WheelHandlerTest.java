@@ -146,12 +146,25 @@ class WheelHandlerTest {
 
     @Test
     void refusesAFunctionOutsideTheKeyAllowlist() {
-        for (String fun : List.of("key.gen_accept", "config.update_config", "key", "__import__", "")) {
+        for (String fun : List.of("key.gen", "config.update_config", "key", "__import__", "")) {
             Map<String, Object> reply = send(call(fun, "*"));
             assertThat(Wire.map(reply, "load")).containsEntry("error", "'" + fun + "' is not available.");
         }
         assertThat(events.all()).isEmpty();
         assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
+    }
+
+    @Test
+    void genAcceptStoresANewAcceptedKeyAndHandsBackBothHalvesOnce() {
+        Map<String, Object> load = call("key.gen_accept", null);
+        load.put("id_", "fresh");
+        Map<String, Object> pair = Wire.asMap(result(send(load)));
+
+        assertThat((String) pair.get("pub")).startsWith("-----BEGIN PUBLIC KEY-----");
+        assertThat((String) pair.get("priv")).contains("PRIVATE KEY-----");
+        assertThat(keys.pem(KeyState.ACCEPTED, "fresh")).contains((String) pair.get("pub"));
+        assertThat(events.all()).isNotEmpty();
+        assertThat(Wire.asMap(result(send(load)))).isEmpty(); // already accepted, no force
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.jsalt.api.auth;
+package io.jsalt.master.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.jsalt.api.auth;
+package io.jsalt.master.auth;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -60,12 +60,26 @@ public final class FileEauth {
 
     /** Whether the file holds {@code user} with {@code password}; the first line naming the user decides, as in Salt. */
     public boolean authenticate(String user, String password) {
+        String stored = storedPassword(user);
+        if (stored == null) {
+            return false;
+        }
+        return filetype.equals("htpasswd") ? htpasswdMatches(stored, password) : textMatches(stored, password);
+    }
+
+    /** Whether the file still names {@code user}: a user deleted from it loses their live tokens. */
+    public boolean hasUser(String user) {
+        return storedPassword(user) != null;
+    }
+
+    /** The password field of the first line naming {@code user}, or null (also when the file cannot be read). */
+    private String storedPassword(String user) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             log.error("cannot read the external_auth users file {}: {}", file, e.getMessage());
-            return false;
+            return null;
         }
         boolean htpasswd = filetype.equals("htpasswd");
         String sep = htpasswd ? ":" : separator;
@@ -73,12 +87,11 @@ public final class FileEauth {
         int p = htpasswd ? 1 : passwordField;
         for (String line : lines) {
             String[] fields = line.strip().split(Pattern.quote(sep), -1);
-            if (fields.length <= Math.max(u, p) || !fields[u].equals(user)) {
-                continue;
+            if (fields.length > Math.max(u, p) && fields[u].equals(user)) {
+                return fields[p];
             }
-            return htpasswd ? htpasswdMatches(fields[p], password) : textMatches(fields[p], password);
         }
-        return false;
+        return null;
     }
 
     private boolean textMatches(String stored, String password) {

@@ -1,0 +1,58 @@
+package io.jsalt.api.http;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What {@code GET /stats} reports. salt-api answers CherryPy's own statistics ({@code cpstats}), whose
+ * keys name CherryPy's internals; jsalt-api answers its own counters under one {@code jsalt-api} key, with
+ * CherryPy's names where the meaning is the same ({@code Start Time}, {@code Uptime}, {@code Requests},
+ * {@code Current Requests}).
+ */
+final class ApiStats {
+    private final Clock clock;
+    private final Instant started;
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong current = new AtomicLong();
+    private final AtomicLong streams = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+
+    ApiStats(Clock clock) {
+        this.clock = clock;
+        this.started = clock.instant();
+    }
+
+    void requestStarted() {
+        requests.incrementAndGet();
+        current.incrementAndGet();
+    }
+
+    void requestEnded(int status) {
+        current.decrementAndGet();
+        if (status >= 500) {
+            errors.incrementAndGet();
+        }
+    }
+
+    void streamOpened() {
+        streams.incrementAndGet();
+    }
+
+    void streamClosed() {
+        streams.decrementAndGet();
+    }
+
+    Map<String, Object> snapshot() {
+        Map<String, Object> api = new LinkedHashMap<>();
+        api.put("Start Time", started.toEpochMilli() / 1000.0);
+        api.put("Uptime", (clock.millis() - started.toEpochMilli()) / 1000.0);
+        api.put("Requests", requests.get());
+        api.put("Current Requests", current.get());
+        api.put("Event Streams", streams.get());
+        api.put("Server Errors", errors.get());
+        return Map.of("jsalt-api", api);
+    }
+}

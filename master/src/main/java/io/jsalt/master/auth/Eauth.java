@@ -1,0 +1,117 @@
+package io.jsalt.master.auth;
+
+import io.jsalt.transport.codec.Printable;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who an eauth request speaks for, as Salt's {@code LoadAuth}: a token made by {@link #login} (Salt's
+ * {@code mk_token}) or inline credentials ({@code eauth}, {@code username}, {@code password}). The rights
+ * come from {@code external_auth} as it is now, not as it was at login, and a token dies with its user:
+ * when the backend is no longer configured or the users file no longer names them, the token is deleted.
+ * Only the {@code file} backend exists; any other name is refused like a wrong password.
+ */
+public final class Eauth {
+    private static final Logger log = LoggerFactory.getLogger(Eauth.class);
+    public static final String BAD_TOKEN = "Authentication failure of type \"token\" occurred.";
+    public static final String BAD_CREDENTIALS = "Authentication failure of type \"eauth\" occurred.";
+
+    /** An authenticated user: their name, the backend that vouched for them, how ({@code token} or {@code eauth}), their rights. */
+    public record Caller(String name, String eauth, String via, AuthList perms) {}
+
+    private final EauthSettings settings;
+    private final TokenFiles tokens;
+
+    public Eauth(EauthSettings settings, TokenFiles tokens) {
+        this.settings = settings;
+        this.tokens = tokens;
+    }
+
+    /** Whether a load carries eauth credentials or a token (so it is an eauth request, not a root-key one). */
+    public static boolean names(Map<String, Object> creds) {
+        return creds.get("token") != null || creds.get("eauth") != null;
+    }
+
+    /** The caller a load's {@code token} or {@code eauth}/{@code username}/{@code password} names. */
+    public Caller caller(Map<String, Object> creds) throws EauthException {
+        if (creds.get("token") != null) {
+            EauthToken token = token(creds.get("token")).orElseThrow(() -> new EauthException(BAD_TOKEN));
+            return new Caller(token.name(), token.eauth(), "token", rights(token.eauth(), token.name()));
+        }
+        String eauth = text(creds.get("eauth"));
+        String user = text(creds.get("username"));
+        if (!vouches(eauth, user, text(creds.get("password")))) {
+            throw new EauthException(BAD_CREDENTIALS);
+        }
+        return new Caller(user, eauth, "eauth", rights(eauth, user));
+    }
+
+    /** Salt's mk_token: a token for these credentials, or a refusal. */
+    public EauthToken login(Map<String, Object> creds) throws EauthException {
+        String eauth = text(creds.get("eauth"));
+        String user = text(creds.get("username"));
+        if (!vouches(eauth, user, text(creds.get("password")))) {
+            throw new EauthException(BAD_CREDENTIALS);
+        }
+        EauthToken token = tokens.create(user, eauth);
+        log.info("eauth login of {} through {}", Printable.quoted(user), eauth);
+        return token;
+    }
+
+    /** Salt's get_token: the live token, if its user still exists in its backend; otherwise it is deleted. */
+    public Optional<EauthToken> token(Object value) {
+        Optional<EauthToken> found = tokens.find(value);
+        if (found.isPresent() && !stillExists(found.get().eauth(), found.get().name())) {
+            log.info("token of {} deleted: the user is no longer in external_auth:{}", found.get().name(), found.get().eauth());
+            tokens.revoke(value);
+            return Optional.empty();
+        }
+        return found;
+    }
+
+    /** Logout. */
+    public boolean logout(Object value) {
+        return tokens.revoke(value);
+    }
+
+    /** The user's rights in the current external_auth. */
+    public AuthList rights(String eauth, String user) {
+        return settings.current().externalAuth().authList(eauth, user, List.of());
+    }
+
+    private boolean vouches(String eauth, String user, String password) {
+        if (eauth == null || user == null || password == null) {
+            return false;
+        }
+        return backend(eauth).map(b -> b.authenticate(user, password)).orElse(false);
+    }
+
+    private boolean stillExists(String eauth, String user) {
+        return backend(eauth).map(b -> b.hasUser(user)).orElse(false);
+    }
+
+    private Optional<FileEauth> backend(String eauth) {
+        ExternalAuth externalAuth = settings.current().externalAuth();
+        if (!externalAuth.enabled(eauth)) {
+            log.warn("eauth refused: the eauth system {} is not enabled", Printable.quoted(eauth));
+            return Optional.empty();
+        }
+        if (!eauth.equals("file")) {
+            log.warn("eauth refused: the eauth system {} is not implemented (only file)", Printable.quoted(eauth));
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new FileEauth(externalAuth.options("file")));
+        } catch (IllegalArgumentException e) {
+            log.error("external_auth:file is misconfigured: {}", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static String text(Object value) {
+        return value instanceof String s ? s : null;
+    }
+}
