@@ -11,6 +11,7 @@ public final class JobCaches {
         return switch (config.masterJobCache()) {
             case "memory" -> new MemoryJobCache();
             case "sqlite" -> SqliteJobCache.open(config.cachedir());
+            case "postgres" -> io.jsalt.master.jobs.pg.PostgresJobCache.open(config.postgres(), config.cachedir());
             default -> throw new IllegalArgumentException("unknown master_job_cache: " + config.masterJobCache());
         };
     }
