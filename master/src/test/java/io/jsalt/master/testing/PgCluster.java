@@ -83,8 +83,11 @@ public final class PgCluster implements AutoCloseable {
         }
     }
 
-    /** Starts the stopped server again, on the same port and data. */
+    /** Starts the stopped server again, on the same port and data; nothing when it runs. */
     public synchronized void startServer() {
+        if (running) {
+            return;
+        }
         // fsync off: the tests stop the server cleanly (pg_ctl stop) and never need to survive a power cut
         run(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("server.log").toString(),
                 "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off", "-w", "-t", "60", "start");
