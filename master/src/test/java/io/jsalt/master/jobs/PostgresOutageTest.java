@@ -176,6 +176,21 @@ class PostgresOutageTest {
         assertThat(cache.returns("20260101120000000005")).isEmpty();
     }
 
+    @Test
+    void aJobThisMasterPublishedBeforeTheOutageIsStillKnownSoItsReturnsAreChecked() {
+        db = cluster.createDatabase();
+        cache = open(1_048_576);
+        Job job = JobCacheContract.job("20260101120000000006", Instant.parse("2026-01-01T12:00:00Z"));
+        cache.saveJob(job);
+        cluster.stopServer();
+        cache.saveReturn(JobCacheContract.ret("20260101120000000006", "web1", true)); // the writer notices the outage
+
+        assertThat(cache.job("20260101120000000006")).contains(job);
+        assertThatThrownBy(() -> cache.job("20260101120000000007")).isInstanceOf(JobCacheException.class)
+                .hasMessageContaining("unreachable");
+        cluster.startServer();
+    }
+
     private List<Path> spooled() throws Exception {
         Path dir = cachedir.resolve("pg-spool");
         if (!Files.exists(dir)) {

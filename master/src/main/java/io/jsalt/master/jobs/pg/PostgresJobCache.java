@@ -40,6 +40,8 @@ public final class PostgresJobCache implements JobCache {
     private static final long CATCH_UP_SLICE_MILLIS = 200;
     private static final long RETRY_MILLIS = 1_000;
     private static final long REMIND_MILLIS = 60_000;
+    /** Jobs this master saved lately, so that returns to them are still checked while the database is away. */
+    private static final int RECENT_JOBS = 4_096;
 
     private final PgConnector connector;
     private final Spool spool;
@@ -51,6 +53,15 @@ public final class PostgresJobCache implements JobCache {
     /** Guarded by itself: a JDBC connection serves one thread at a time; null until needed or after a failure. */
     private final Object readLock = new Object();
     private Connection reader;
+    /** Set by the writer thread while the database is away: reads then fail at once instead of waiting on a connect. */
+    private volatile boolean away;
+    /** Guarded by itself. */
+    private final java.util.Map<String, Job> recentJobs = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Job> eldest) {
+            return size() > RECENT_JOBS;
+        }
+    };
 
     private PostgresJobCache(PgConnector connector, Spool spool) {
         this.connector = connector;
@@ -111,6 +122,9 @@ public final class PostgresJobCache implements JobCache {
 
     @Override
     public void saveJob(Job job) {
+        synchronized (recentJobs) {
+            recentJobs.put(job.jid(), job);
+        }
         write(() -> {
             if (canWriteDirectly()) {
                 try (PreparedStatement s = PgRows.upsertJob(writer)) {
@@ -161,6 +175,7 @@ public final class PostgresJobCache implements JobCache {
             closeQuietly(writer);
             writer = null;
         }
+        away = true;
         lastReminder = System.currentTimeMillis();
         LOG.error("job cache database {} is unreachable ({}): jobs and returns are queued on disk in {} (at most {} bytes)"
                 + " until it is back", connector.describe(), e.getMessage(), spool.dir(), spool.maxBytes());
@@ -184,6 +199,7 @@ public final class PostgresJobCache implements JobCache {
         if (writer == null) {
             try {
                 writer = connect();
+                away = false;
                 LOG.warn("job cache database {} is back: writing {} queued records", connector.describe(), spool.count());
             } catch (SQLException e) {
                 long now = System.currentTimeMillis();
@@ -254,14 +270,30 @@ public final class PostgresJobCache implements JobCache {
         spool.remove(batch);
     }
 
+    /**
+     * While the database is away a job is found in the spool or among the jobs this master saved lately;
+     * one found in neither is an error, never "no such job", so a return to it is not refused for good.
+     */
     @Override
     public Optional<Job> job(String jid) {
         List<Object> queued = queued();
-        Optional<Job> stored = readOrQueued(c -> PgRows.job(c, jid), Optional.empty(), queued);
-        if (stored.isPresent()) {
-            return stored;
+        Optional<Job> waiting = queued.stream().filter(o -> o instanceof Job j && j.jid().equals(jid)).map(o -> (Job) o)
+                .reduce((a, b) -> b);
+        try {
+            Optional<Job> stored = read(c -> PgRows.job(c, jid));
+            return stored.isPresent() ? stored : waiting;
+        } catch (JobCacheException e) {
+            if (waiting.isPresent()) {
+                return waiting;
+            }
+            synchronized (recentJobs) {
+                Job recent = recentJobs.get(jid);
+                if (recent != null) {
+                    return Optional.of(recent);
+                }
+            }
+            throw e;
         }
-        return queued.stream().filter(o -> o instanceof Job j && j.jid().equals(jid)).map(o -> (Job) o).reduce((a, b) -> b);
     }
 
     @Override
@@ -382,6 +414,9 @@ public final class PostgresJobCache implements JobCache {
     }
 
     private <T> T read(Query<T> query) {
+        if (away) {
+            throw new JobCacheException("job cache database " + connector.describe() + " is unreachable (retried every second)");
+        }
         synchronized (readLock) {
             for (int attempt = 1; ; attempt++) {
                 try {
