@@ -19,9 +19,12 @@ import java.util.Objects;
  * @param ssl           {@code sslmode}, {@code sslcert}, {@code sslkey}, {@code sslrootcert} as given
  * @param spoolMaxBytes {@code master_job_cache_spool_max_bytes}: how much the master queues on disk while the
  *                      database is away (default 256 MiB); past it a return is refused, and its minion retries
+ * @param eventReturn   {@code event_return: pgjsonb}, as in Salt: every event of the master's bus is written to
+ *                      {@code salt_events}; jsalt also announces it with NOTIFY, so every master on the database
+ *                      fires it on its own bus (docs/multi-master.md)
  */
 public record PostgresSettings(String host, int port, String db, String user, String pass, Map<String, String> ssl,
-        long spoolMaxBytes) {
+        long spoolMaxBytes, boolean eventReturn) {
     /** libpq's sslmode values, which the PostgreSQL JDBC driver also takes. */
     public static final List<String> SSL_MODES = List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
     static final String PREFIX = "returner.pgjsonb.";
@@ -38,7 +41,7 @@ public record PostgresSettings(String host, int port, String db, String user, St
 
     /** Salt's defaults: {@code salt@localhost:5432/salt}, password {@code salt}, no SSL setting. */
     public static PostgresSettings defaults() {
-        return new PostgresSettings("localhost", 5432, "salt", "salt", "salt", Map.of(), 256L * 1_048_576);
+        return new PostgresSettings("localhost", 5432, "salt", "salt", "salt", Map.of(), 256L * 1_048_576, false);
     }
 
     @Override
@@ -48,6 +51,7 @@ public record PostgresSettings(String host, int port, String db, String user, St
 
     static PostgresSettings read(ConfigFile config) {
         long spool = config.integer("master_job_cache_spool_max_bytes", 256 * 1_048_576, 1_048_576, Integer.MAX_VALUE);
+        boolean eventReturn = eventReturn(config);
         String dsn = config.string(PREFIX + "dsn", null);
         if (dsn != null) {
             for (String field : FIELDS) {
@@ -55,7 +59,7 @@ public record PostgresSettings(String host, int port, String db, String user, St
                     throw config.refuse(PREFIX + field, "no value: " + PREFIX + "dsn already names the database");
                 }
             }
-            return fromConnectionString(config, dsn, spool);
+            return fromConnectionString(config, dsn, spool, eventReturn);
         }
         PostgresSettings d = defaults();
         Map<String, String> ssl = new LinkedHashMap<>();
@@ -71,7 +75,19 @@ public record PostgresSettings(String host, int port, String db, String user, St
             throw config.refuse(PREFIX + "host", "a host name or address");
         }
         return new PostgresSettings(host, config.integer(PREFIX + "port", d.port, 1, 65_535),
-                config.string(PREFIX + "db", d.db), config.string(PREFIX + "user", d.user), password(config), ssl, spool);
+                config.string(PREFIX + "db", d.db), config.string(PREFIX + "user", d.user), password(config), ssl, spool,
+                eventReturn);
+    }
+
+    /** Salt's {@code event_return}: a returner name or a list; pgjsonb is the one event returner jsalt has. */
+    private static boolean eventReturn(ConfigFile config) {
+        List<String> returners = config.stringList("event_return");
+        for (String r : returners) {
+            if (!"pgjsonb".equals(r)) {
+                throw config.refuse("event_return", "pgjsonb (the only event returner jsalt has), with master_job_cache: postgres");
+            }
+        }
+        return !returners.isEmpty();
     }
 
     /** The password, refused without showing it when it is not a string. */
@@ -90,7 +106,7 @@ public record PostgresSettings(String host, int port, String db, String user, St
     }
 
     /** libpq's {@code keyword=value} form; the keywords jsalt does not use are refused, not ignored. */
-    private static PostgresSettings fromConnectionString(ConfigFile config, String dsn, long spool) {
+    private static PostgresSettings fromConnectionString(ConfigFile config, String dsn, long spool, boolean eventReturn) {
         String key = PREFIX + "dsn";
         Map<String, String> values;
         try {
@@ -121,7 +137,7 @@ public record PostgresSettings(String host, int port, String db, String user, St
             }
         }
         checkSslMode(config, key, ssl.get("sslmode"));
-        return new PostgresSettings(host, port, db, user, pass, ssl, spool);
+        return new PostgresSettings(host, port, db, user, pass, ssl, spool, eventReturn);
     }
 
     private static int port(ConfigFile config, String key, String value) {

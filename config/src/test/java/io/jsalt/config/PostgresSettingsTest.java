@@ -31,7 +31,7 @@ class PostgresSettingsTest {
                 """);
 
         assertThat(pg).isEqualTo(new PostgresSettings("db1.example.org", 6432, "salt", "salt", "s3cret",
-                Map.of("sslmode", "verify-full", "sslrootcert", "/etc/jsalt/pg-ca.pem"), 256L * 1_048_576));
+                Map.of("sslmode", "verify-full", "sslrootcert", "/etc/jsalt/pg-ca.pem"), 256L * 1_048_576, false));
         assertThat(load("")).isEqualTo(PostgresSettings.defaults());
     }
 
@@ -81,10 +81,19 @@ class PostgresSettingsTest {
 
     @Test
     void thePasswordNeverShowsInTheSettingsTextNorInAnError() {
-        PostgresSettings pg = new PostgresSettings("db1", 5432, "salt", "salt", "s3cret", Map.of(), 1);
+        PostgresSettings pg = new PostgresSettings("db1", 5432, "salt", "salt", "s3cret", Map.of(), 1, false);
         assertThat(pg.toString()).doesNotContain("s3cret").contains("db1");
         assertThatThrownBy(() -> load("returner.pgjsonb.pass: 123456\n"))
                 .isInstanceOf(ConfigException.class).hasMessageNotContaining("123456");
+    }
+
+    @Test
+    void eventReturnTakesPgjsonbAloneOrInAList() throws IOException {
+        assertThat(load("event_return: pgjsonb\n").eventReturn()).isTrue();
+        assertThat(load("event_return: [pgjsonb]\n").eventReturn()).isTrue();
+        assertThat(load("").eventReturn()).isFalse();
+        assertThatThrownBy(() -> load("event_return: mysql\n")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("event_return").hasMessageContaining("pgjsonb");
     }
 
     @Test

@@ -47,7 +47,7 @@ class PostgresJobCacheTest extends JobCacheContract {
 
     static PostgresSettings settings(String db, String password) {
         return new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER, password,
-                Map.of("sslmode", "disable"), 16L * 1_048_576);
+                Map.of("sslmode", "disable"), 16L * 1_048_576, false);
     }
 
     @Test

@@ -55,7 +55,7 @@ class PostgresOutageTest {
 
     private PostgresJobCache open(long spoolMaxBytes) {
         return PostgresJobCache.open(new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
-                cluster.password(), Map.of(), spoolMaxBytes), cachedir);
+                cluster.password(), Map.of(), spoolMaxBytes, false), cachedir);
     }
 
     @Test
