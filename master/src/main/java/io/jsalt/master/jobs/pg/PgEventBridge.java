@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PgEventBridge implements EventListener, AutoCloseable {
     static final String CHANNEL = "jsalt_events";
+    /** The key a relayed event carries: the id of the master that fired it. */
+    public static final String RELAYED_FROM = "master_id";
     private static final Logger LOG = LoggerFactory.getLogger(PgEventBridge.class);
     private static final int QUEUE = 10_000;
     private static final int BATCH = 500;
@@ -176,17 +178,25 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
         closeQuietly(c);
     }
 
-    @SuppressWarnings("unchecked")
     private void relay(Connection c, List<Long> ids) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT tag, data FROM salt_events WHERE id = ANY(?) ORDER BY id")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT tag, data, master_id FROM salt_events WHERE id = ANY(?) ORDER BY id")) {
             Array array = c.createArrayOf("bigint", ids.toArray());
             s.setArray(1, array);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    Object data = PgJson.read(rs.getString(2));
+                    Object parsed = PgJson.read(rs.getString(2));
+                    Map<String, Object> data = new java.util.LinkedHashMap<>();
+                    if (parsed instanceof Map<?, ?> m) {
+                        m.forEach((k, v) -> data.put(String.valueOf(k), v));
+                    } else {
+                        data.put("data", parsed);
+                    }
+                    // which master fired it, as salt_events names it; components acting on this master's own
+                    // minions (late sign-ins) leave such events alone
+                    data.putIfAbsent(RELAYED_FROM, rs.getString(3));
                     relaying.set(true);
                     try {
-                        bus.fire(rs.getString(1), data instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of("data", data));
+                        bus.fire(rs.getString(1), data);
                     } finally {
                         relaying.set(false);
                     }

@@ -69,7 +69,7 @@ class PgEventBridgeTest {
             assertThat(seen2).filteredOn(e -> e.tag().equals("salt/job/20260101120000000007/new")).singleElement()
                     .satisfies(e -> assertThat((byte[]) e.data().get("raw")).containsExactly(1, (byte) 0xff));
             assertThat(seen1).filteredOn(e -> e.tag().equals("jsalt/from/m2")).singleElement()
-                    .satisfies(e -> assertThat(e.data()).containsEntry("hello", "m1"));
+                    .satisfies(e -> assertThat(e.data()).containsEntry("hello", "m1").containsEntry("master_id", "m2"));
         }
         // nothing echoed back: each bus saw its own events once and the other's once
         assertThat(seen1).hasSize(301);
