@@ -122,9 +122,6 @@ public final class PostgresJobCache implements JobCache {
 
     @Override
     public void saveJob(Job job) {
-        synchronized (recentJobs) {
-            recentJobs.put(job.jid(), job);
-        }
         write(() -> {
             if (canWriteDirectly()) {
                 try (PreparedStatement s = PgRows.upsertJob(writer)) {
@@ -138,6 +135,9 @@ public final class PostgresJobCache implements JobCache {
             spool.add(job);
             return null;
         });
+        synchronized (recentJobs) {
+            recentJobs.put(job.jid(), job); // only once kept: a job refused by a full spool is not known
+        }
     }
 
     /** While the database is away a return is queued and counted as new; a duplicate is dropped when written. */
@@ -271,11 +271,18 @@ public final class PostgresJobCache implements JobCache {
     }
 
     /**
-     * While the database is away a job is found in the spool or among the jobs this master saved lately;
-     * one found in neither is an error, never "no such job", so a return to it is not refused for good.
+     * A job this master saved lately is answered from memory (so also while the database is away); another
+     * is read from the database, or from the spool while the database is away. One found nowhere while the
+     * database is away is an error, never "no such job", so a return to it is not refused for good.
      */
     @Override
     public Optional<Job> job(String jid) {
+        synchronized (recentJobs) {
+            Job recent = recentJobs.get(jid);
+            if (recent != null) {
+                return Optional.of(recent); // every return asks for its job: this master's own need no query
+            }
+        }
         List<Object> queued = queued();
         Optional<Job> waiting = queued.stream().filter(o -> o instanceof Job j && j.jid().equals(jid)).map(o -> (Job) o)
                 .reduce((a, b) -> b);
@@ -285,12 +292,6 @@ public final class PostgresJobCache implements JobCache {
         } catch (JobCacheException e) {
             if (waiting.isPresent()) {
                 return waiting;
-            }
-            synchronized (recentJobs) {
-                Job recent = recentJobs.get(jid);
-                if (recent != null) {
-                    return Optional.of(recent);
-                }
             }
             throw e;
         }
@@ -331,6 +332,9 @@ public final class PostgresJobCache implements JobCache {
      * in the database, never missed. Empty (and cheap) whenever the database keeps up.
      */
     private List<Object> queued() {
+        if (spool.isEmpty()) {
+            return List.of(); // the usual case, answered without waiting behind the writes
+        }
         return write(() -> spool.isEmpty() ? List.of() : spool.oldest(Integer.MAX_VALUE).stream().map(Spool.Entry::record).toList());
     }
 
@@ -351,6 +355,9 @@ public final class PostgresJobCache implements JobCache {
 
     @Override
     public void prune(Instant cutoff) {
+        synchronized (recentJobs) {
+            recentJobs.values().removeIf(j -> j.started().isBefore(cutoff));
+        }
         write(() -> {
             if (writer != null) {
                 try {

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * {@code cachedir/pg-spool} (0700, files 0600), written to a temporary name, fsynced and renamed, so a
  * master that crashes keeps every record it said it had. Named by a sequence, so they are written to the
  * database in the order they came. Bounded by bytes; past the bound a write is refused and its sender
- * retries (a minion from its outbox). Used only by the job cache's writer thread.
+ * retries (a minion from its outbox). Used only by the job cache's writer thread, but {@link #isEmpty}.
  */
 final class Spool {
     private static final String JOB = ".job";
@@ -34,7 +34,8 @@ final class Spool {
     private final long maxBytes;
     private long bytes;
     private long nextSeq;
-    private int count;
+    /** Written by the owning thread only; volatile so that readers can ask "anything queued?" without it. */
+    private volatile int count;
 
     private Spool(Path dir, long maxBytes, long bytes, long nextSeq, int count) {
         this.dir = dir;
