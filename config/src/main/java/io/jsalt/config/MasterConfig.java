@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * @param requestPortLimits what the request port lets anyone who connects make it hold
  * @param abuseLimits       what a peer can make the master keep or redo (docs/security.md)
  * @param pillar            {@code pillar_roots} and how pillar sources merge (docs/pillar.md)
+ * @param postgres          the database of {@code master_job_cache: postgres} (docs/multi-master.md)
  */
 public record MasterConfig(
         Path configDir,
@@ -71,7 +72,8 @@ public record MasterConfig(
         int fileBufferSize,
         RequestPortLimits requestPortLimits,
         AbuseLimits abuseLimits,
-        PillarSettings pillar) {
+        PillarSettings pillar,
+        PostgresSettings postgres) {
 
     /**
      * Bounds on what clients of the request port make the master hold; anyone who can reach the port can
@@ -143,9 +145,10 @@ public record MasterConfig(
     private static final int DAY = 86_400;
     /**
      * The job caches jsalt has: {@code sqlite} (durable, in cachedir) first, as the default, and
-     * {@code memory} (lost on restart). Salt's returner names (local_cache, ...) are not accepted.
+     * {@code memory} (lost on restart), {@code postgres} (shared by several masters, docs/multi-master.md).
+     * Salt's returner names (local_cache, ...) are not accepted.
      */
-    public static final List<String> JOB_CACHES = List.of("sqlite", "memory");
+    public static final List<String> JOB_CACHES = List.of("sqlite", "memory", "postgres");
 
     public MasterConfig {
         Objects.requireNonNull(configDir, "configDir");
@@ -162,6 +165,7 @@ public record MasterConfig(
         fileRoots = Map.copyOf(Objects.requireNonNull(fileRoots, "fileRoots"));
         Objects.requireNonNull(abuseLimits, "abuseLimits");
         Objects.requireNonNull(pillar, "pillar");
+        Objects.requireNonNull(postgres, "postgres");
     }
 
     /** Reads {@code configDir/master}; a missing file gives the defaults. Warns once per unknown key. */
@@ -235,7 +239,8 @@ public record MasterConfig(
                 config.integer("file_buffer_size", 262_144, 1_024, 64 * 1_048_576),
                 RequestPortLimits.read(config),
                 AbuseLimits.read(config),
-                PillarSettings.read(config, root));
+                PillarSettings.read(config, root),
+                PostgresSettings.read(config));
     }
 
     /** {@code master_job_cache}, in any case; anything but a known cache is refused with the choices. */

@@ -86,7 +86,8 @@ class MasterConfigTest {
                 new MasterConfig.Supervision(5, 60, false), "memory", Map.of(),
                 Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144,
                 new MasterConfig.RequestPortLimits(16 * 1_048_576, 64 * 1_048_576), MasterConfig.AbuseLimits.DEFAULTS,
-                new PillarSettings(Map.of("base", List.of(Path.of("/srv/pillar"))), "smart", false, true)));
+                new PillarSettings(Map.of("base", List.of(Path.of("/srv/pillar"))), "smart", false, true),
+                PostgresSettings.defaults()));
     }
 
     @Test
@@ -202,8 +203,8 @@ class MasterConfigTest {
         "loop_interval      | 0               | an integer 1..86400",
         "sign_pub_messages  | \"null\"          | true or false (yes/no accepted)",
         "gather_job_timeout | 86401           | an integer 1..86400",
-        "master_job_cache   | local_cache     | one of sqlite, memory",
-        "master_job_cache   | 1               | one of sqlite, memory",
+        "master_job_cache   | local_cache     | one of sqlite, memory, postgres",
+        "master_job_cache   | 1               | one of sqlite, memory, postgres",
     })
     void badValueIsRefusedNamingFileKeyAndExpectedForm(String key, String written, String expected)
             throws IOException {

@@ -1,6 +1,12 @@
 package io.jsalt.master.jobs;
 
 import io.jsalt.config.MasterConfig;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.pg.PgEventBridge;
+import io.jsalt.master.jobs.pg.PostgresJobCache;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Optional;
 
 /** Opens the job cache {@code master_job_cache} names; the one place that knows every implementation. */
 public final class JobCaches {
@@ -11,7 +17,34 @@ public final class JobCaches {
         return switch (config.masterJobCache()) {
             case "memory" -> new MemoryJobCache();
             case "sqlite" -> SqliteJobCache.open(config.cachedir());
+            case "postgres" -> PostgresJobCache.open(config.postgres(), config.cachedir());
             default -> throw new IllegalArgumentException("unknown master_job_cache: " + config.masterJobCache());
         };
+    }
+
+    /**
+     * With {@code master_job_cache: postgres} and {@code event_return: pgjsonb}: the bus shared with every
+     * master on the database (docs/multi-master.md), to close with the master; otherwise nothing. The
+     * event_return of another job cache is refused, since the events table lives in that database.
+     */
+    public static Optional<AutoCloseable> shareEvents(MasterConfig config, EventBus bus) {
+        if (!config.postgres().eventReturn()) {
+            return Optional.empty();
+        }
+        if (!"postgres".equals(config.masterJobCache())) {
+            throw new IllegalArgumentException("event_return: pgjsonb needs master_job_cache: postgres");
+        }
+        return Optional.of(PgEventBridge.start(config.postgres(), masterId(config), bus));
+    }
+
+    /** As Salt names a master ({@code <host>_master}), with the request port, since masters may share a host. */
+    private static String masterId(MasterConfig config) {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + "_master:" + config.retPort();
     }
 }

@@ -106,7 +106,8 @@ public final class LateSignIns implements EventListener, AutoCloseable {
 
     @Override
     public void onEvent(EventFrame event) {
-        if (!"salt/auth".equals(event.tag()) || !"accept".equals(event.data().get("act"))
+        if (!"salt/auth".equals(event.tag()) || event.data().containsKey("master_id") // signed in to another master
+                || !"accept".equals(event.data().get("act"))
                 || !Boolean.TRUE.equals(event.data().get("result")) || !(event.data().get("id") instanceof String id)) {
             return;
         }

@@ -200,6 +200,8 @@ class LateSignInsTest {
         bus.fire("salt/auth", Map.of("result", true, "act", "pend", "id", "late", "pub", "..."));
         bus.fire("salt/auth", Map.of("result", false, "act", "accept", "id", "late", "pub", "..."));
         bus.fire("salt/minion/late/start", Map.of("id", "late", "act", "accept", "result", true));
+        // signed in to another master, relayed through the shared bus (event_return: pgjsonb)
+        bus.fire("salt/auth", Map.of("result", true, "act", "accept", "id", "late", "pub", "...", "master_id", "m2"));
         lateSignIns.awaitQueued();
         String barrier = publish("*", "glob", List.of("other"));
         assertThat(next(observer)).as("no catch-up before it").containsEntry("jid", barrier);

@@ -1,0 +1,230 @@
+package io.jsalt.master.jobs.pg;
+
+import io.jsalt.config.PostgresSettings;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.events.EventListener;
+import io.jsalt.transport.event.EventFrame;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code event_return: pgjsonb}: the master's events go to Salt's {@code salt_events} table and, through
+ * PostgreSQL's LISTEN/NOTIFY, to the bus of every other master on the database. Two threads, each owning
+ * its connection: {@code jsalt-events-pg-out} writes what this master fires (one transaction per batch,
+ * each row announced with {@code pg_notify}, delivered at commit and in commit order, so per master in the
+ * order fired); {@code jsalt-events-pg-in} listens, reads the announced rows of other masters by id, and
+ * fires them here. LISTEN/NOTIFY because the database is already shared and it delivers in commit order
+ * with no polling; a row is read by its id, never by "ids above the last one seen", which a transaction
+ * committing late would make skip. An event relayed here is not written again (no echo between masters).
+ * While the database is away, events are dropped with a WARN: the job cache's spool keeps jobs and
+ * returns, which matter; events are a live view.
+ */
+public final class PgEventBridge implements EventListener, AutoCloseable {
+    static final String CHANNEL = "jsalt_events";
+    /** The key a relayed event carries: the id of the master that fired it. */
+    public static final String RELAYED_FROM = "master_id";
+    private static final Logger LOG = LoggerFactory.getLogger(PgEventBridge.class);
+    private static final int QUEUE = 10_000;
+    private static final int BATCH = 500;
+    private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final PgConnector connector;
+    private final String masterId;
+    private final EventBus bus;
+    private final BlockingQueue<EventFrame> outgoing = new ArrayBlockingQueue<>(QUEUE);
+    /** Set while this bridge fires a relayed event, so that its own listener does not write it back. */
+    private final ThreadLocal<Boolean> relaying = ThreadLocal.withInitial(() -> false);
+    private final Thread out;
+    private final Thread in;
+    private volatile boolean open = true;
+    private long dropped;
+
+    private PgEventBridge(PostgresSettings settings, String masterId, EventBus bus) {
+        this.connector = new PgConnector(settings);
+        this.masterId = masterId;
+        this.bus = bus;
+        this.out = new Thread(this::writeLoop, "jsalt-events-pg-out");
+        this.in = new Thread(this::listenLoop, "jsalt-events-pg-in");
+        out.setDaemon(true);
+        in.setDaemon(true);
+    }
+
+    /** Starts both threads and listens on {@code bus}; {@code masterId} names this master in {@code salt_events.master_id}. */
+    public static PgEventBridge start(PostgresSettings settings, String masterId, EventBus bus) {
+        PgEventBridge bridge = new PgEventBridge(settings, masterId, bus);
+        bridge.out.start();
+        bridge.in.start();
+        bus.addListener(bridge);
+        LOG.info("events: written to salt_events and shared with every master on {} as {}", bridge.connector.describe(), masterId);
+        return bridge;
+    }
+
+    @Override
+    public void onEvent(EventFrame event) {
+        if (relaying.get()) {
+            return;
+        }
+        if (!outgoing.offer(event)) {
+            synchronized (this) {
+                if (dropped++ % 1_000 == 0) {
+                    LOG.warn("events: {} dropped so far, the database does not keep up (or is away)", dropped);
+                }
+            }
+        }
+    }
+
+    private void writeLoop() {
+        Connection c = null;
+        List<EventFrame> batch = new ArrayList<>();
+        while (open) {
+            try {
+                EventFrame first = outgoing.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                outgoing.drainTo(batch, BATCH - 1);
+                if (c == null) {
+                    c = connector.open();
+                }
+                write(c, batch);
+            } catch (InterruptedException e) {
+                return;
+            } catch (SQLException e) {
+                LOG.warn("events: {} not written to {}: {}", batch.size(), connector.describe(), e.getMessage());
+                c = closeQuietly(c);
+                LockSupport.parkNanos(RETRY_NANOS);
+            } finally {
+                batch.clear();
+            }
+        }
+        closeQuietly(c);
+    }
+
+    private void write(Connection c, List<EventFrame> batch) throws SQLException {
+        c.setAutoCommit(false);
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO salt_events (tag, data, master_id) VALUES (?, ?::jsonb, ?)"
+                + " RETURNING id, pg_notify('" + CHANNEL + "', id || ':' || master_id)")) {
+            for (EventFrame e : batch) {
+                s.setString(1, e.tag().length() > 255 ? e.tag().substring(0, 255) : e.tag());
+                s.setString(2, PgJson.write(e.data()));
+                s.setString(3, masterId);
+                s.executeQuery().close();
+            }
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // the first failure is the one to report
+            }
+            throw e;
+        } finally {
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // a broken connection is noticed by the next batch
+            }
+        }
+    }
+
+    private void listenLoop() {
+        Connection c = null;
+        while (open) {
+            try {
+                if (c == null) {
+                    c = connector.open();
+                    try (Statement s = c.createStatement()) {
+                        s.execute("LISTEN " + CHANNEL);
+                    }
+                }
+                PGNotification[] notes = c.unwrap(PGConnection.class).getNotifications(500);
+                List<Long> ids = new ArrayList<>();
+                if (notes != null) {
+                    for (PGNotification n : notes) {
+                        String p = n.getParameter();
+                        int colon = p.indexOf(':');
+                        if (colon > 0 && !p.substring(colon + 1).equals(masterId)) {
+                            ids.add(Long.parseLong(p.substring(0, colon)));
+                        }
+                    }
+                }
+                if (!ids.isEmpty()) {
+                    relay(c, ids);
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (open) {
+                    LOG.warn("events: not listening to other masters on {}: {}", connector.describe(), e.getMessage());
+                    c = closeQuietly(c);
+                    LockSupport.parkNanos(RETRY_NANOS);
+                }
+            }
+        }
+        closeQuietly(c);
+    }
+
+    private void relay(Connection c, List<Long> ids) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT tag, data, master_id FROM salt_events WHERE id = ANY(?) ORDER BY id")) {
+            Array array = c.createArrayOf("bigint", ids.toArray());
+            s.setArray(1, array);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    Object parsed = PgJson.read(rs.getString(2));
+                    Map<String, Object> data = new java.util.LinkedHashMap<>();
+                    if (parsed instanceof Map<?, ?> m) {
+                        m.forEach((k, v) -> data.put(String.valueOf(k), v));
+                    } else {
+                        data.put("data", parsed);
+                    }
+                    // which master fired it, as salt_events names it; components acting on this master's own
+                    // minions (late sign-ins) leave such events alone
+                    data.putIfAbsent(RELAYED_FROM, rs.getString(3));
+                    relaying.set(true);
+                    try {
+                        bus.fire(rs.getString(1), data);
+                    } finally {
+                        relaying.set(false);
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        bus.removeListener(this);
+        open = false;
+        try {
+            out.join(TimeUnit.SECONDS.toMillis(5));
+            in.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Connection closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                LOG.debug("events: closing a connection failed: {}", e.getMessage());
+            }
+        }
+        return null;
+    }
+}

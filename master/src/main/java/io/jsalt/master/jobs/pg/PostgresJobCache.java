@@ -1,0 +1,477 @@
+package io.jsalt.master.jobs.pg;
+
+import io.jsalt.config.PostgresSettings;
+import io.jsalt.master.jobs.Job;
+import io.jsalt.master.jobs.JobCache;
+import io.jsalt.master.jobs.JobCacheException;
+import io.jsalt.master.jobs.JobReturn;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code master_job_cache: postgres}: jobs and returns in PostgreSQL, in Salt's pgjsonb tables, shared by
+ * every master pointed at the database. Writes run on one thread ({@code jsalt-job-cache-pg}, owner of the
+ * writer connection and of the {@link Spool}); callers wait for their write, so what they saved is read back
+ * at once. When the database is away, writes go to the spool on disk instead (the master keeps publishing
+ * and accepting returns, Salt #25780), the outage is logged at ERROR once a minute, and the same thread
+ * retries every second and, once connected, writes the spool back in order before anything newer.
+ */
+public final class PostgresJobCache implements JobCache {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresJobCache.class);
+    private static final long CLOSE_WAIT_SECONDS = 30;
+    private static final int CATCH_UP_BATCH = 500;
+    private static final long CATCH_UP_SLICE_MILLIS = 200;
+    private static final long RETRY_MILLIS = 1_000;
+    private static final long REMIND_MILLIS = 60_000;
+    /** Jobs this master saved lately, so that returns to them are still checked while the database is away. */
+    private static final int RECENT_JOBS = 4_096;
+
+    private final PgConnector connector;
+    private final Spool spool;
+    private final ScheduledExecutorService writes;
+    /** The writer thread's: null while the database is away. */
+    private Connection writer;
+    private boolean retrying;
+    private long lastReminder;
+    /** Guarded by itself: a JDBC connection serves one thread at a time; null until needed or after a failure. */
+    private final Object readLock = new Object();
+    private Connection reader;
+    /** Set by the writer thread while the database is away: reads then fail at once instead of waiting on a connect. */
+    private volatile boolean away;
+    /** Guarded by itself. */
+    private final java.util.Map<String, Job> recentJobs = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Job> eldest) {
+            return size() > RECENT_JOBS;
+        }
+    };
+
+    private PostgresJobCache(PgConnector connector, Spool spool) {
+        this.connector = connector;
+        this.spool = spool;
+        this.writes = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "jsalt-job-cache-pg");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Connects and creates the schema where missing. A database that is away is not an error here (the
+     * master starts and spools); one that refuses (wrong password, no such database) is.
+     */
+    public static PostgresJobCache open(PostgresSettings settings, Path cachedir) {
+        Spool spool = Spool.open(cachedir.resolve("pg-spool"), settings.spoolMaxBytes());
+        PostgresJobCache cache = new PostgresJobCache(new PgConnector(settings), spool);
+        try {
+            cache.write(() -> {
+                cache.connectAtStart();
+                return null;
+            });
+        } catch (JobCacheException e) {
+            cache.close();
+            throw e;
+        }
+        return cache;
+    }
+
+    private void connectAtStart() {
+        try {
+            writer = connect();
+            LOG.info("job cache: PostgreSQL {}", connector.describe());
+        } catch (SQLException e) {
+            if (!PgConnector.isOutage(e)) {
+                throw new JobCacheException("job cache database " + connector.describe() + " refused: " + e.getMessage(), e);
+            }
+            wentAway(e);
+        }
+        if (!spool.isEmpty()) {
+            LOG.warn("job cache: {} records queued in {} by an earlier run, writing them to the database",
+                    spool.count(), spool.dir());
+            retryLater(0);
+        }
+    }
+
+    private Connection connect() throws SQLException {
+        Connection c = connector.open();
+        try {
+            PgSchema.ensure(c);
+            return c;
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    @Override
+    public void saveJob(Job job) {
+        write(() -> {
+            if (canWriteDirectly()) {
+                try (PreparedStatement s = PgRows.upsertJob(writer)) {
+                    PgRows.bind(s, job);
+                    s.executeUpdate();
+                    return null;
+                } catch (SQLException e) {
+                    failed(e);
+                }
+            }
+            spool.add(job);
+            return null;
+        });
+        synchronized (recentJobs) {
+            recentJobs.put(job.jid(), job); // only once kept: a job refused by a full spool is not known
+        }
+    }
+
+    /** While the database is away a return is queued and counted as new; a duplicate is dropped when written. */
+    @Override
+    public boolean saveReturn(JobReturn ret) {
+        return write(() -> {
+            if (canWriteDirectly()) {
+                try (PreparedStatement s = PgRows.insertReturn(writer)) {
+                    PgRows.bind(s, ret);
+                    return s.executeUpdate() == 1;
+                } catch (SQLException e) {
+                    failed(e);
+                }
+            }
+            spool.add(ret);
+            return true;
+        });
+    }
+
+    /** Directly only when connected and nothing older waits in the spool, so returns keep their order. */
+    private boolean canWriteDirectly() {
+        return writer != null && spool.isEmpty();
+    }
+
+    /** An outage sends the write to the spool; anything else is the caller's error. */
+    private void failed(SQLException e) {
+        if (!PgConnector.isOutage(e)) {
+            throw new JobCacheException("job cache database " + connector.describe() + ": write failed: " + e.getMessage(), e);
+        }
+        wentAway(e);
+    }
+
+    private void wentAway(SQLException e) {
+        if (writer != null) {
+            closeQuietly(writer);
+            writer = null;
+        }
+        away = true;
+        lastReminder = System.currentTimeMillis();
+        LOG.error("job cache database {} is unreachable ({}): jobs and returns are queued on disk in {} (at most {} bytes)"
+                + " until it is back", connector.describe(), e.getMessage(), spool.dir(), spool.maxBytes());
+        retryLater(RETRY_MILLIS);
+    }
+
+    private void retryLater(long millis) {
+        if (!retrying) {
+            retrying = true;
+            try {
+                writes.schedule(this::catchUp, millis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                retrying = false; // closing: the spool stays on disk for the next start
+            }
+        }
+    }
+
+    /** On the writer thread: reconnect if needed, then write a slice of the spool; again later if more is left. */
+    private void catchUp() {
+        retrying = false;
+        if (writer == null) {
+            try {
+                writer = connect();
+                away = false;
+                LOG.warn("job cache database {} is back: writing {} queued records", connector.describe(), spool.count());
+            } catch (SQLException e) {
+                long now = System.currentTimeMillis();
+                if (now - lastReminder >= REMIND_MILLIS) {
+                    lastReminder = now;
+                    LOG.error("job cache database {} still unreachable ({}): {} records ({} bytes) queued in {}",
+                            connector.describe(), e.getMessage(), spool.count(), spool.bytes(), spool.dir());
+                }
+                retryLater(RETRY_MILLIS);
+                return;
+            }
+        }
+        long until = System.currentTimeMillis() + CATCH_UP_SLICE_MILLIS;
+        try {
+            while (!spool.isEmpty() && System.currentTimeMillis() < until) {
+                writeBatch(spool.oldest(CATCH_UP_BATCH));
+            }
+        } catch (SQLException e) {
+            if (PgConnector.isOutage(e)) {
+                wentAway(e);
+                return;
+            }
+            // a record the database refuses would block every later one: it is said, and retried, not dropped
+            LOG.error("job cache database {} refused queued records ({}); retrying", connector.describe(), e.getMessage());
+            retryLater(RETRY_MILLIS);
+            return;
+        } catch (JobCacheException e) {
+            LOG.error("job cache: {}; retrying", e.getMessage());
+            retryLater(RETRY_MILLIS);
+            return;
+        }
+        if (spool.isEmpty()) {
+            LOG.info("job cache database {}: caught up, queue empty", connector.describe());
+        } else {
+            retryLater(0);
+        }
+    }
+
+    /** One transaction: the files are removed only after the rows are committed (a crash between writes them twice, which the unique keys absorb). */
+    private void writeBatch(List<Spool.Entry> batch) throws SQLException {
+        writer.setAutoCommit(false);
+        try (PreparedStatement jobs = PgRows.upsertJob(writer); PreparedStatement returns = PgRows.insertReturn(writer)) {
+            for (Spool.Entry e : batch) {
+                // one by one, in order: a return whose job is in the same batch finds the job's fun
+                if (e.record() instanceof Job job) {
+                    PgRows.bind(jobs, job);
+                    jobs.executeUpdate();
+                } else {
+                    PgRows.bind(returns, (JobReturn) e.record());
+                    returns.executeUpdate();
+                }
+            }
+            writer.commit();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                writer.rollback();
+            } catch (SQLException ignored) {
+                // the first failure is the one to report
+            }
+            throw e;
+        } finally {
+            try {
+                writer.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // a broken connection is noticed by the next statement
+            }
+        }
+        spool.remove(batch);
+    }
+
+    /**
+     * A job this master saved lately is answered from memory (so also while the database is away); another
+     * is read from the database, or from the spool while the database is away. One found nowhere while the
+     * database is away is an error, never "no such job", so a return to it is not refused for good.
+     */
+    @Override
+    public Optional<Job> job(String jid) {
+        synchronized (recentJobs) {
+            Job recent = recentJobs.get(jid);
+            if (recent != null) {
+                return Optional.of(recent); // every return asks for its job: this master's own need no query
+            }
+        }
+        List<Object> queued = queued();
+        Optional<Job> waiting = queued.stream().filter(o -> o instanceof Job j && j.jid().equals(jid)).map(o -> (Job) o)
+                .reduce((a, b) -> b);
+        try {
+            Optional<Job> stored = read(c -> PgRows.job(c, jid));
+            return stored.isPresent() ? stored : waiting;
+        } catch (JobCacheException e) {
+            if (waiting.isPresent()) {
+                return waiting;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public List<Job> jobsBetween(String firstJid, String lastJid) {
+        List<Object> queued = queued();
+        List<Job> out = new ArrayList<>(readOrQueued(c -> PgRows.jobsBetween(c, firstJid, lastJid), List.of(), queued));
+        Set<String> seen = new HashSet<>();
+        out.forEach(j -> seen.add(j.jid()));
+        for (Object o : queued) {
+            if (o instanceof Job j && (firstJid == null || j.jid().compareTo(firstJid) >= 0)
+                    && (lastJid == null || j.jid().compareTo(lastJid) <= 0) && seen.add(j.jid())) {
+                out.add(j);
+            }
+        }
+        out.sort((a, b) -> a.jid().compareTo(b.jid()));
+        return out;
+    }
+
+    @Override
+    public List<JobReturn> returns(String jid) {
+        List<Object> queued = queued();
+        List<JobReturn> out = new ArrayList<>(readOrQueued(c -> PgRows.returns(c, jid), List.of(), queued));
+        Set<String> seen = new HashSet<>();
+        out.forEach(r -> seen.add(r.id()));
+        for (Object o : queued) {
+            if (o instanceof JobReturn r && r.jid().equals(jid) && seen.add(r.id())) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What waits in the spool, read before the database: a record written back in between is then found
+     * in the database, never missed. Empty (and cheap) whenever the database keeps up.
+     */
+    private List<Object> queued() {
+        if (spool.isEmpty()) {
+            return List.of(); // the usual case, answered without waiting behind the writes
+        }
+        return write(() -> spool.isEmpty() ? List.of() : spool.oldest(Integer.MAX_VALUE).stream().map(Spool.Entry::record).toList());
+    }
+
+    @Override
+    public int trimReturnsPerMinion(int max) {
+        return write(() -> {
+            if (writer == null) {
+                return 0; // the quota is enforced again once the database is back
+            }
+            try {
+                return PgMaintenance.trim(writer, max);
+            } catch (SQLException e) {
+                failed(e);
+                return 0;
+            }
+        });
+    }
+
+    @Override
+    public void prune(Instant cutoff) {
+        synchronized (recentJobs) {
+            recentJobs.values().removeIf(j -> j.started().isBefore(cutoff));
+        }
+        write(() -> {
+            if (writer != null) {
+                try {
+                    int pruned = PgMaintenance.prune(writer, cutoff);
+                    if (pruned > 0) {
+                        LOG.debug("job cache: forgot {} jobs started before {}", pruned, cutoff);
+                    }
+                } catch (SQLException e) {
+                    failed(e);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Lets the writes already asked for finish, then closes; what is still queued stays on disk for the next start. */
+    @Override
+    public void close() {
+        writes.shutdown();
+        try {
+            if (!writes.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("job cache: writes still pending after {} s, closing anyway", CLOSE_WAIT_SECONDS);
+                writes.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (readLock) {
+            if (reader != null) {
+                closeQuietly(reader);
+                reader = null;
+            }
+        }
+        if (writer != null) {
+            closeQuietly(writer);
+            writer = null;
+        }
+        if (!spool.isEmpty()) {
+            LOG.warn("job cache: {} records stay queued in {} until the next start", spool.count(), spool.dir());
+        }
+    }
+
+    private interface Query<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Reads from the database, reconnecting once after a lost connection. When the database is away and
+     * the spool holds something, the answer is the spool's alone (the master serves what it can).
+     */
+    private <T> T readOrQueued(Query<T> query, T none, List<Object> queued) {
+        try {
+            return read(query);
+        } catch (JobCacheException e) {
+            if (queued.isEmpty()) {
+                throw e;
+            }
+            LOG.warn("job cache: answering from the queue alone: {}", e.getMessage());
+            return none;
+        }
+    }
+
+    private <T> T read(Query<T> query) {
+        if (away) {
+            throw new JobCacheException("job cache database " + connector.describe() + " is unreachable (retried every second)");
+        }
+        synchronized (readLock) {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    if (reader == null) {
+                        reader = connector.open();
+                    }
+                    return query.run(reader);
+                } catch (SQLException e) {
+                    if (reader != null) {
+                        closeQuietly(reader);
+                        reader = null;
+                    }
+                    if (!PgConnector.isOutage(e)) {
+                        throw new JobCacheException("job cache database " + connector.describe() + ": read failed: " + e.getMessage(), e);
+                    }
+                    if (attempt == 2) {
+                        throw new JobCacheException("job cache database " + connector.describe() + " is unreachable: " + e.getMessage(), e);
+                    }
+                }
+            }
+        }
+    }
+
+    private <T> T write(Callable<T> task) {
+        Future<T> done;
+        try {
+            done = writes.submit(task);
+        } catch (RejectedExecutionException e) {
+            throw new JobCacheException("job cache " + connector.describe() + " is closed");
+        }
+        try {
+            return done.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof JobCacheException j) {
+                throw j;
+            }
+            throw new JobCacheException("job cache " + connector.describe() + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobCacheException("interrupted while writing to the job cache", e);
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            LOG.debug("job cache: closing a connection failed: {}", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.jsalt.master.jobs.pg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.jsalt.config.PostgresSettings;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.JobCache;
+import io.jsalt.master.testing.PgCluster;
+import io.jsalt.transport.event.EventFrame;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two masters' buses on one database: what one fires, the other fires too, in order, once, and the rows are Salt's salt_events. */
+class PgEventBridgeTest {
+    static PgCluster cluster;
+
+    @TempDir
+    Path cachedir;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = PgCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @Test
+    void anEventFiredOnOneMasterIsFiredOnTheOtherInOrderAndOnce() throws Exception {
+        String db = cluster.createDatabase();
+        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
+                cluster.password(), Map.of(), 1_048_576, true);
+        EventBus bus1 = new EventBus();
+        EventBus bus2 = new EventBus();
+        List<EventFrame> seen1 = new CopyOnWriteArrayList<>();
+        List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
+        bus1.addListener(seen1::add);
+        bus2.addListener(seen2::add);
+        try (JobCache schema = PostgresJobCache.open(settings, cachedir);
+             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1);
+             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2)) {
+            // LISTEN is issued by each bridge's thread: wait until both listen before firing
+            await().atMost(Duration.ofSeconds(30)).until(() -> listeners(db) >= 2);
+            for (int i = 0; i < 300; i++) {
+                bus1.fire("salt/job/2026010112000000" + String.format("%04d", i) + "/new",
+                        Map.of("i", (long) i, "raw", new byte[] {1, (byte) 0xff}));
+            }
+            bus2.fire("jsalt/from/m2", Map.of("hello", "m1"));
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> seen2.size() >= 301);
+            await().atMost(Duration.ofSeconds(60)).until(() -> seen1.size() >= 301);
+            List<Long> order = new ArrayList<>();
+            seen2.stream().filter(e -> e.tag().startsWith("salt/job/")).forEach(e -> order.add((Long) e.data().get("i")));
+            assertThat(order).hasSize(300).isSorted().doesNotHaveDuplicates();
+            assertThat(seen2).filteredOn(e -> e.tag().equals("salt/job/20260101120000000007/new")).singleElement()
+                    .satisfies(e -> assertThat((byte[]) e.data().get("raw")).containsExactly(1, (byte) 0xff));
+            assertThat(seen1).filteredOn(e -> e.tag().equals("jsalt/from/m2")).singleElement()
+                    .satisfies(e -> assertThat(e.data()).containsEntry("hello", "m1").containsEntry("master_id", "m2"));
+        }
+        // nothing echoed back: each bus saw its own events once and the other's once
+        assertThat(seen1).hasSize(301);
+        assertThat(seen2).hasSize(301);
+        try (Connection c = cluster.connect(db); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT master_id, count(*) FROM salt_events GROUP BY master_id ORDER BY master_id")) {
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) {
+                rows.add(rs.getString(1) + "=" + rs.getInt(2));
+            }
+            assertThat(rows).containsExactly("m1=300", "m2=1");
+        }
+    }
+
+    private static int listeners(String db) throws Exception {
+        try (Connection c = cluster.connect(db); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                     + " AND query LIKE 'LISTEN %'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+}
