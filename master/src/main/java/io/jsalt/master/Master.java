@@ -213,6 +213,7 @@ public final class Master implements AutoCloseable {
                     }
                 }, new PillarCompiler(() -> this.config.pillar(), () -> this.config.nodegroups()), pillars),
                 "_file_list", files::fileList,
+                "_file_envs", files::fileEnvs,
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
         requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),

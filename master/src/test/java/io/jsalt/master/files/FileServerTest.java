@@ -174,4 +174,9 @@ class FileServerTest {
     private static String sha256(byte[] data) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
     }
+
+    @Test
+    void namesItsSaltenvsSortedAsSaltsFileEnvs() {
+        assertThat(commands.fileEnvs(Map.of("cmd", "_file_envs"), null)).isEqualTo(List.of("base", "dev"));
+    }
 }

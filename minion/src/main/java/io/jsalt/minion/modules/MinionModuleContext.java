@@ -5,6 +5,9 @@ import io.jsalt.modules.ModuleContext;
 import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.GrainsFile;
 import io.jsalt.modules.api.MasterFiles;
+import io.jsalt.transport.target.InvalidTargetException;
+import io.jsalt.transport.target.MinionFacts;
+import io.jsalt.transport.target.TargetMatcher;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -47,6 +50,26 @@ final class MinionModuleContext implements ModuleContext {
     @Override
     public Map<String, Object> pillar() {
         return pillar.get();
+    }
+
+    /**
+     * The same matcher the minion checks publications with; nodegroups come from the minion's own {@code nodegroups}
+     * option, as Salt's nodegroup matcher reads them from the minion's opts (none: {@code N@} is refused).
+     */
+    @Override
+    public boolean targets(String matcher, Object expression) {
+        Map<String, Object> nodegroups = opts.get("nodegroups") instanceof Map<?, ?> m ? copyKeys(m) : Map.of();
+        try {
+            return TargetMatcher.of(matcher, expression, nodegroups).matches(new MinionFacts(minionId, grains(), pillar()));
+        } catch (InvalidTargetException e) {
+            throw new CommandExecutionException(e.getMessage());
+        }
+    }
+
+    private static Map<String, Object> copyKeys(Map<?, ?> m) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        m.forEach((k, v) -> out.put(String.valueOf(k), v));
+        return out;
     }
 
     @Override
