@@ -7,6 +7,7 @@ import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
 import io.jsalt.master.files.FileServer;
 import io.jsalt.master.files.FileServerCommands;
+import io.jsalt.master.files.MasterOptsCommand;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobCaches;
@@ -191,8 +192,9 @@ public final class Master implements AutoCloseable {
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
                 new TargetRunner(targets),
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics)));
-        FileServerCommands files = new FileServerCommands(
-                new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
+        FileServer fileServer = new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize());
+        FileServerCommands files = new FileServerCommands(fileServer);
+        MasterOptsCommand masterOpts = new MasterOptsCommand(fileServer, () -> this.config.nodegroups());
         Map<String, ClearCommand> clear = Map.of(
                 "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
@@ -214,6 +216,7 @@ public final class Master implements AutoCloseable {
                 }, new PillarCompiler(() -> this.config.pillar(), () -> this.config.nodegroups()), pillars),
                 "_file_list", files::fileList,
                 "_file_envs", files::fileEnvs,
+                "_master_opts", masterOpts::masterOpts,
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
         requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),

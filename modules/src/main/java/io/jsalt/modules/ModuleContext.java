@@ -36,9 +36,10 @@ public interface ModuleContext {
      * {@code ipcidr}, {@code compound}, {@code nodegroup}), judged by its own id, grains and pillar exactly as it
      * judges a publication (Salt's {@code confirm_top} for top files uses the same matchers).
      *
+     * @param nodegroups what {@code nodegroup} and {@code N@} expand from (Salt's highstate takes the master's)
      * @throws CommandExecutionException for an unknown matcher, a malformed expression, or a context that cannot match
      */
-    default boolean targets(String matcher, Object expression) {
+    default boolean targets(String matcher, Object expression, Map<String, Object> nodegroups) {
         throw new CommandExecutionException("target matching is not available here");
     }
 

@@ -104,6 +104,18 @@ public final class RemoteMasterFiles implements MasterFiles {
     }
 
     @Override
+    public Map<String, Object> masterOpts() {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "_master_opts");
+        if (!(ask(load) instanceof Map<?, ?> answer)) {
+            throw new CommandExecutionException("the master's options are not a dictionary");
+        }
+        Map<String, Object> opts = new LinkedHashMap<>();
+        answer.forEach((k, v) -> opts.put(String.valueOf(k), v));
+        return opts;
+    }
+
+    @Override
     public Optional<FileHash> hash(String saltUrl, String saltenv) {
         return Optional.ofNullable(masterHash(SaltUrl.parse(saltUrl, saltenv)));
     }

@@ -52,24 +52,14 @@ final class MinionModuleContext implements ModuleContext {
         return pillar.get();
     }
 
-    /**
-     * The same matcher the minion checks publications with; nodegroups come from the minion's own {@code nodegroups}
-     * option, as Salt's nodegroup matcher reads them from the minion's opts (none: {@code N@} is refused).
-     */
+    /** The same matcher the minion checks publications with. */
     @Override
-    public boolean targets(String matcher, Object expression) {
-        Map<String, Object> nodegroups = opts.get("nodegroups") instanceof Map<?, ?> m ? copyKeys(m) : Map.of();
+    public boolean targets(String matcher, Object expression, Map<String, Object> nodegroups) {
         try {
             return TargetMatcher.of(matcher, expression, nodegroups).matches(new MinionFacts(minionId, grains(), pillar()));
         } catch (InvalidTargetException e) {
             throw new CommandExecutionException(e.getMessage());
         }
-    }
-
-    private static Map<String, Object> copyKeys(Map<?, ?> m) {
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
-        m.forEach((k, v) -> out.put(String.valueOf(k), v));
-        return out;
     }
 
     @Override

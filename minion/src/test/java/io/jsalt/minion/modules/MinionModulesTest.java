@@ -135,17 +135,20 @@ class MinionModulesTest {
         try (MinionModules modules = new MinionModules(config, grains(config), MasterFiles.NONE, List.of(),
                 GrainsRefresh.LOCAL, () -> Map.of("role", "db"))) {
             var context = modules.current().context();
-            assertThat(context.targets("glob", "web-*")).isTrue();
-            assertThat(context.targets("glob", "db-*")).isFalse();
-            assertThat(context.targets("grain", "os:TestOS")).isTrue();
-            assertThat(context.targets("grain", "os:Other")).isFalse();
-            assertThat(context.targets("pillar", "role:db")).isTrue();
-            assertThat(context.targets("list", List.of("a", "web-1"))).isTrue();
-            assertThat(context.targets("compound", "G@os:TestOS and not I@role:web")).isTrue();
-            assertThat(context.targets("pcre", "^web-\\d$")).isTrue();
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.targets("nodegroup", "web"))
+            Map<String, Object> none = Map.of();
+            assertThat(context.targets("glob", "web-*", none)).isTrue();
+            assertThat(context.targets("glob", "db-*", none)).isFalse();
+            assertThat(context.targets("grain", "os:TestOS", none)).isTrue();
+            assertThat(context.targets("grain", "os:Other", none)).isFalse();
+            assertThat(context.targets("pillar", "role:db", none)).isTrue();
+            assertThat(context.targets("list", List.of("a", "web-1"), none)).isTrue();
+            assertThat(context.targets("compound", "G@os:TestOS and not I@role:web", none)).isTrue();
+            assertThat(context.targets("pcre", "^web-\\d$", none)).isTrue();
+            assertThat(context.targets("nodegroup", "webs", Map.of("webs", "web-*"))).isTrue();
+            assertThat(context.targets("compound", "N@dbs or db-2", Map.of("dbs", List.of("db-1")))).isFalse();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.targets("nodegroup", "web", none))
                     .isInstanceOf(io.jsalt.modules.api.CommandExecutionException.class);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.targets("bogus", "x"))
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.targets("bogus", "x", none))
                     .isInstanceOf(io.jsalt.modules.api.CommandExecutionException.class).hasMessageContaining("bogus");
         }
     }

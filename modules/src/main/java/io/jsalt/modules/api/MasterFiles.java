@@ -52,6 +52,15 @@ public interface MasterFiles {
         throw new CommandExecutionException("file hashes are not available here");
     }
 
+    /**
+     * The master's options a highstate is compiled with (Salt's {@code _master_opts}: saltenvs, nodegroups, ...).
+     *
+     * @throws CommandExecutionException when there is no master
+     */
+    default java.util.Map<String, Object> masterOpts() {
+        throw new CommandExecutionException("the master's options are not available here");
+    }
+
     /** Salt's {@code {hsum, hash_type}}. */
     record FileHash(String hsum, String hashType) {}
 }

@@ -68,7 +68,7 @@ final class ChunkBuilder {
     private void addChunk(Declaration decl, String name, Map<String, Object> args, List<Requisite> requisites,
             List<Requisite> inForms) {
         StateChunk chunk = new StateChunk(decl.id, decl.sls, decl.state, decl.fun, name, decl.order,
-                new LinkedHashMap<>(args), new ArrayList<>(requisites));
+                new LinkedHashMap<>(args), new ArrayList<>(requisites), decl.saltenv);
         chunks.add(chunk);
         inForms.forEach(r -> ins.add(new InRequisite(chunk, r)));
     }

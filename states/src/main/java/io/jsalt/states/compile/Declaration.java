@@ -12,14 +12,17 @@ import java.util.Map;
 final class Declaration {
     final String id;
     final String sls;
+    /** The saltenv the SLS was read from (Salt's {@code __env__}). */
+    final String saltenv;
     final String state;
     String fun;
     final Map<String, Object> args;
     final int order;
 
-    Declaration(String id, String sls, String state, String fun, Map<String, Object> args, int order) {
+    Declaration(String id, String sls, String saltenv, String state, String fun, Map<String, Object> args, int order) {
         this.id = id;
         this.sls = sls;
+        this.saltenv = saltenv;
         this.state = state;
         this.fun = fun;
         this.args = args;

@@ -152,7 +152,7 @@ public final class StateModule implements ExecutionModule {
         refuseUnknown("state.show_top", kwargs);
         Run run = new Run(context, catalog, job, kwargs);
         try {
-            return CallResult.ok(Map.of(run.saltenv(), run.topMods()));
+            return CallResult.ok(run.topMatches());
         } catch (StatesException e) {
             return compileFailure(e);
         }
@@ -211,6 +211,12 @@ public final class StateModule implements ExecutionModule {
         return names;
     }
 
+    /** Salt's answer when the top files give this minion nothing. */
+    private static CallResult nothingMatched() {
+        return CallResult.failed(List.of("No Top file or master_tops data matches found. Please see master "
+                + "log for details."), RETCODE_STATE_FAILED);
+    }
+
     private static CallResult compileFailure(StatesException e) {
         List<String> errors = e instanceof StateCompileException c ? c.errors() : List.of(e.getMessage());
         return CallResult.failed(errors, ModuleRegistry.RETCODE_ERROR);
@@ -224,6 +230,8 @@ public final class StateModule implements ExecutionModule {
         private final RenderContext renderContext;
         private final RegistryCaller salt;
         private final boolean test;
+        /** The saltenv asked for; null when none was, and a highstate then merges every saltenv's top file. */
+        private final String askedSaltenv;
 
         Run(ModuleContext context, FunctionCatalog catalog, JobControl job, Map<String, Object> kwargs) {
             if (!(catalog instanceof ModuleRegistry registry)) {
@@ -234,7 +242,8 @@ public final class StateModule implements ExecutionModule {
             this.renderer = new SlsRenderer(files);
             this.salt = new RegistryCaller(registry, job);
             this.test = truthy(kwargs.get("test"));
-            String saltenv = kwargs.get("saltenv") == null ? "base" : String.valueOf(kwargs.get("saltenv"));
+            this.askedSaltenv = kwargs.get("saltenv") == null ? null : String.valueOf(kwargs.get("saltenv"));
+            String saltenv = askedSaltenv == null ? "base" : askedSaltenv;
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
             this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar")), opts, saltenv,
@@ -259,23 +268,43 @@ public final class StateModule implements ExecutionModule {
             return renderContext.saltenv();
         }
 
-        List<String> topMods() {
-            return TopFile.mods(files, renderer, renderContext, context.minionId());
+        /** What the top files give this minion, by saltenv (Salt's {@code show_top}). */
+        Map<String, List<String>> topMatches() {
+            return TopFile.matches(files, renderer, renderContext, askedSaltenv, (matcher, expression) ->
+                    context.targets(matcher, expression, needsNodegroups(matcher, expression) ? masterNodegroups() : Map.of()));
+        }
+
+        /** Asked of the master only when a target names a nodegroup: Salt's highstate uses the master's. */
+        private static boolean needsNodegroups(String matcher, Object expression) {
+            return matcher.equals("nodegroup") || String.valueOf(expression).contains("N@");
+        }
+
+        private Map<String, Object> masterNodegroups() {
+            Object nodegroups = context.files().masterOpts().get("nodegroups");
+            Map<String, Object> out = new LinkedHashMap<>();
+            if (nodegroups instanceof Map<?, ?> m) {
+                m.forEach((k, v) -> out.put(String.valueOf(k), v));
+            }
+            return out;
+        }
+
+        /** The highstate's plan; null when the top files give this minion nothing. */
+        ExecutionPlan compileHighstate() {
+            Map<String, List<String>> matches = topMatches();
+            return matches.isEmpty() ? null : new SlsCompiler(files, renderer).compile(matches, renderContext);
         }
 
         CallResult highstate() {
-            List<String> mods;
+            ExecutionPlan plan;
             try {
-                mods = topMods();
+                plan = compileHighstate();
             } catch (StatesException e) {
                 return compileFailure(e);
             }
-            if (mods.isEmpty()) {
-                // Salt's answer when the top file gives this minion nothing
-                return CallResult.failed(List.of("No Top file or master_tops data matches found. Please see master "
-                        + "log for details."), RETCODE_STATE_FAILED);
+            if (plan == null) {
+                return nothingMatched();
             }
-            return apply(mods);
+            return execute(plan);
         }
 
         CallResult execute(ExecutionPlan plan) {

@@ -149,8 +149,9 @@ public final class StateRunner {
         if (watchedChanged && functions.watcher(chunk.state()).isPresent()) {
             function = functions.watcher(chunk.state()).get();
         }
+        RenderContext own = chunk.saltenv().isEmpty() ? context : context.withSaltenv(chunk.saltenv());
         StateCall call = new StateCall(chunk.name(), chunk.args(), test, salt, files, jinja,
-                context.forFile(chunk.sls(), context.path()));
+                own.forFile(chunk.sls(), context.path()));
         try {
             return function.apply(call);
         } catch (RuntimeException e) {

@@ -42,6 +42,16 @@ class StateModuleTest {
             }
 
             @Override
+            public Map<String, Object> masterOpts() {
+                return Map.of("nodegroups", Map.of("webs", "web*"));
+            }
+
+            @Override
+            public List<String> envs() {
+                return List.of("base");
+            }
+
+            @Override
             public List<String> list(String prefix, String saltenv) {
                 try (Stream<Path> all = Files.walk(fileRoot)) {
                     return all.filter(Files::isRegularFile).map(p -> fileRoot.relativize(p).toString())
@@ -81,6 +91,11 @@ class StateModuleTest {
             @Override
             public Map<String, Object> pillar() {
                 return Map.of("app", Map.of("port", 8080, "name", "shop"));
+            }
+
+            @Override
+            public boolean targets(String matcher, Object expression, Map<String, Object> nodegroups) {
+                return MinionTargets.of(minionId(), grains(), pillar(), nodegroups).targets(matcher, expression);
             }
         };
         registry = ModuleRegistry.builtIn(context);
@@ -153,12 +168,15 @@ class StateModuleTest {
 
     @Test
     void highstateAppliesWhatTopGivesThisMinion() throws IOException {
-        write("top.sls", "base:\n  'web*':\n    - one\n  'db*':\n    - two\n");
+        write("top.sls", "base:\n  'web*':\n    - one\n  'db*':\n    - two\n  webs:\n    - match: nodegroup\n    - one\n"
+                + "  'os:Debian':\n    - match: grain\n    - three\n");
+        write("three.sls", "three:\n  test.nop: []\n");
         write("one.sls", "one:\n  test.succeed_with_changes: []\n");
         write("two.sls", "two:\n  test.fail_without_changes: []\n");
         CallResult r = registry.call("state.apply", List.of());
         assertThat(r.retcode()).as(r.toString()).isZero();
-        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) r.ret()).keySet())).containsExactly("test_|-one_|-one_|-succeed_with_changes");
+        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) r.ret()).keySet())).containsExactly(
+                "test_|-one_|-one_|-succeed_with_changes", "test_|-three_|-three_|-nop");
     }
 
     @Test
