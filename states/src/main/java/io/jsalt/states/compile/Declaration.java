@@ -44,6 +44,7 @@ final class Declaration {
             throw new StateCompileException("ID '" + id + "' in SLS '" + sls + "' is not formed as a dictionary");
         }
         List<Parsed> parsed = new ArrayList<>();
+        List<Parsed> dotted = new ArrayList<>();
         List<String> seen = new ArrayList<>();
         for (Map.Entry<?, ?> entry : decls.entrySet()) {
             String key = String.valueOf(entry.getKey());
@@ -84,8 +85,11 @@ final class Declaration {
                 throw new StateCompileException("No function declared in state '" + state + "' in SLS '" + sls
                         + "' (ID '" + id + "')");
             }
-            parsed.add(new Parsed(state, fun, args));
+            (dot < 0 ? parsed : dotted).add(new Parsed(state, fun, args));
         }
+        // Salt turns each 'state.fun' key into a 'state' key added at the end of the id's dictionary, so those
+        // declarations come after the plain 'state: [fun, ...]' ones in definition order
+        parsed.addAll(dotted);
         return parsed;
     }
 }

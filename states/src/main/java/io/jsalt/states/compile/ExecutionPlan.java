@@ -1,5 +1,6 @@
 package io.jsalt.states.compile;
 
+import io.jsalt.modules.builtin.Glob;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -10,8 +11,8 @@ import java.util.Map;
 /**
  * The chunks of a run in the order they execute, each with the chunks its requisites resolved to.
  *
- * <p>The order is Salt's: chunks by definition order (ties by state, name and function, as Salt's
- * {@code order_chunks} sorts), and a chunk whose requisites have not run yet runs them first (Salt's
+ * <p>The order is Salt's: chunks by definition order (the calls of one {@code names} list in the order written, as
+ * Salt's {@code name_order} keeps them), and a chunk whose requisites have not run yet runs them first (Salt's
  * {@code call_chunk} recursion). A requisite cycle, or an {@code _in} requisite that names nothing, is a
  * compile error; a chunk whose own requisite names nothing is kept with that requisite lost, and fails
  * alone when it runs (Salt's "The following requisites were not found").
@@ -69,7 +70,8 @@ public final class ExecutionPlan {
 
     static ExecutionPlan of(List<StateChunk> chunks, List<ChunkBuilder.InRequisite> ins) {
         List<StateChunk> sorted = new ArrayList<>(chunks);
-        sorted.sort(Comparator.comparingInt(StateChunk::order).thenComparing(c -> c.state() + c.name() + c.fun()));
+        // stable: the calls of one declaration's names keep the order written (Salt's name_order)
+        sorted.sort(Comparator.comparingInt(StateChunk::order));
         Map<StateChunk, List<Edge>> edges = new IdentityHashMap<>();
         Map<StateChunk, List<Requisite>> lost = new IdentityHashMap<>();
         List<String> errors = new ArrayList<>();
@@ -101,22 +103,23 @@ public final class ExecutionPlan {
                 + "] in SLS [" + chunk.sls() + "]";
     }
 
+    /** Salt matches a requisite's target with fnmatch on the id or the name ({@code - file: /etc/*}). */
     private static List<StateChunk> targets(Requisite requisite, StateChunk source, List<StateChunk> chunks) {
         List<StateChunk> out = new ArrayList<>();
+        Glob glob = Glob.of(requisite.target());
         for (StateChunk c : chunks) {
             if (c == source) {
                 continue;
             }
             boolean match;
             if (requisite.type() == null) {
-                match = c.id().equals(requisite.target()) || c.name().equals(requisite.target());
+                match = glob.matches(c.id()) || glob.matches(c.name());
             } else if (requisite.type().equals("sls")) {
-                match = c.sls().equals(requisite.target());
+                match = glob.matches(c.sls());
             } else if (requisite.type().equals("id")) {
-                match = c.id().equals(requisite.target());
+                match = glob.matches(c.id());
             } else {
-                match = c.state().equals(requisite.type())
-                        && (c.id().equals(requisite.target()) || c.name().equals(requisite.target()));
+                match = c.state().equals(requisite.type()) && (glob.matches(c.id()) || glob.matches(c.name()));
             }
             if (match) {
                 out.add(c);

@@ -64,10 +64,11 @@ class SlsCompilerTest {
                         - x: 3
                 """);
         ExecutionPlan plan = compile("a");
+        // names run in the order written: Salt 3006.8 ran names [zeta, alpha] as __run_num__ 0, 1 (checked with salt-call)
         assertThat(plan.order()).extracting(StateChunk::tag).containsExactly("test_|-short_|-first_|-nop",
-                "test_|-long_|-long_|-nop", "test_|-many_|-n1_|-nop", "test_|-many_|-n2_|-nop");
+                "test_|-long_|-long_|-nop", "test_|-many_|-n2_|-nop", "test_|-many_|-n1_|-nop");
         assertThat(plan.order().get(0).args()).isEqualTo(Map.of("x", 1));
-        assertThat(plan.order().get(2).args()).isEqualTo(Map.of("x", 3));
+        assertThat(plan.order().get(3).args()).isEqualTo(Map.of("x", 3));
     }
 
     @Test
@@ -201,5 +202,42 @@ class SlsCompilerTest {
     void aFunctionlessDeclarationIsAnError() throws IOException {
         sls("a.sls", "x:\n  test:\n    - y: 1\n");
         assertThatThrownBy(() -> compile("a")).hasMessageContaining("No function declared in state 'test'");
+    }
+
+    @Test
+    void plainStateKeysOfAnIdComeBeforeDottedOnesAsSaltReordersThem() throws IOException {
+        // Salt 3006.8: 'other: {test.nop: [], service: [running]}' gives service order 10000 and test 10001
+        sls("a.sls", "other:\n  test.nop: []\n  cmd:\n    - run\n    - name: 'true'\n");
+        assertThat(ids(compile("a"))).containsExactly("other", "other");
+        assertThat(compile("a").order()).extracting(StateChunk::state).containsExactly("cmd", "test");
+    }
+
+    @Test
+    void requisiteTargetsAreMatchedAsGlobsOnIdOrNameAsSaltsFnmatch() throws IOException {
+        sls("a.sls", """
+                conf_a:
+                  test.nop:
+                    - name: /etc/app/a.conf
+                conf_b:
+                  test.nop:
+                    - name: /etc/app/b.conf
+                other:
+                  test.nop:
+                    - name: /srv/x
+                reload:
+                  test.nop:
+                    - require:
+                      - test: /etc/app/*
+                    - watch:
+                      - conf_?
+                    - onchanges:
+                      - sls: 'a*'
+                """);
+        ExecutionPlan plan = compile("a");
+        StateChunk reload = plan.order().stream().filter(c -> c.id().equals("reload")).findFirst().orElseThrow();
+        assertThat(plan.requisitesOf(reload)).extracting(e -> e.kind().key() + ":" + e.target().id()).containsExactly(
+                "require:conf_a", "require:conf_b", "watch:conf_a", "watch:conf_b", "onchanges:conf_a",
+                "onchanges:conf_b", "onchanges:other");
+        assertThat(plan.lostRequisitesOf(reload)).isEmpty();
     }
 }
