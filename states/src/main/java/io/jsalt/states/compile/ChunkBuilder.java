@@ -1,6 +1,7 @@
 package io.jsalt.states.compile;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ final class ChunkBuilder {
 
     final List<StateChunk> chunks = new ArrayList<>();
     final List<InRequisite> ins = new ArrayList<>();
+    /** The place of a chunk in its declaration's {@code names}, from 1 (Salt's {@code name_order}). */
+    final Map<StateChunk, Integer> nameOrder = new IdentityHashMap<>();
 
     void add(Declaration decl) {
         Map<String, Object> args = new LinkedHashMap<>();
@@ -49,6 +52,7 @@ final class ChunkBuilder {
             throw new StateCompileException("'names' in ID '" + decl.id + "' in SLS '" + decl.sls + "' is not a list");
         }
         for (Object entry : list) {
+            int before = chunks.size();
             if (entry instanceof Map<?, ?> m && m.size() == 1) {
                 // - name: [{arg: value}, ...] gives that name its own arguments
                 Map.Entry<?, ?> e = m.entrySet().iterator().next();
@@ -62,6 +66,7 @@ final class ChunkBuilder {
             } else {
                 addChunk(decl, String.valueOf(entry), args, requisites, inForms);
             }
+            nameOrder.put(chunks.get(before), list.indexOf(entry) + 1);
         }
     }
 

@@ -18,19 +18,27 @@ final class Declaration {
     String fun;
     final Map<String, Object> args;
     final int order;
+    /** Where the function stands among the arguments as written (Salt's high data keeps it there). */
+    final int funAt;
 
-    Declaration(String id, String sls, String saltenv, String state, String fun, Map<String, Object> args, int order) {
+    Declaration(String id, String sls, String saltenv, Parsed parsed, int order) {
         this.id = id;
         this.sls = sls;
         this.saltenv = saltenv;
-        this.state = state;
-        this.fun = fun;
-        this.args = args;
+        this.state = parsed.state();
+        this.fun = parsed.fun();
+        this.args = parsed.args();
         this.order = order;
+        this.funAt = parsed.funAt();
     }
 
-    /** A parsed {@code state.fun: [args]} or {@code state: [fun, args]} entry, before it gets an order. */
-    record Parsed(String state, String fun, Map<String, Object> args) {
+    /**
+     * A parsed {@code state.fun: [args]} or {@code state: [fun, args]} entry, before it gets an order.
+     *
+     * @param funAt how many arguments precede the function: all of them for {@code state.fun}, whose function
+     *              Salt appends after the arguments
+     */
+    record Parsed(String state, String fun, Map<String, Object> args, int funAt) {
     }
 
     /**
@@ -66,6 +74,7 @@ final class Declaration {
                 throw new StateCompileException("The type " + key + " in ID '" + id + "' in SLS '" + sls
                         + "' is not formatted as a list");
             }
+            int funAt = -1;
             for (Object item : items) {
                 if (item instanceof String f) {
                     if (fun != null) {
@@ -73,6 +82,7 @@ final class Declaration {
                                 + "' in SLS '" + sls + "'");
                     }
                     fun = f;
+                    funAt = args.size();
                 } else if (item instanceof Map<?, ?> arg && arg.size() == 1) {
                     Map.Entry<?, ?> a = arg.entrySet().iterator().next();
                     args.put(String.valueOf(a.getKey()), a.getValue());
@@ -85,7 +95,7 @@ final class Declaration {
                 throw new StateCompileException("No function declared in state '" + state + "' in SLS '" + sls
                         + "' (ID '" + id + "')");
             }
-            (dot < 0 ? parsed : dotted).add(new Parsed(state, fun, args));
+            (dot < 0 ? parsed : dotted).add(new Parsed(state, fun, args, funAt < 0 ? args.size() : funAt));
         }
         // Salt turns each 'state.fun' key into a 'state' key added at the end of the id's dictionary, so those
         // declarations come after the plain 'state: [fun, ...]' ones in definition order

@@ -160,26 +160,4 @@ public final class ExecutionPlan {
         path.remove(path.size() - 1);
         out.add(chunk);
     }
-
-    /** For show_sls: each chunk's data, in Salt's low-data shape. */
-    public List<Map<String, Object>> lowData() {
-        List<Map<String, Object>> low = new ArrayList<>();
-        for (StateChunk c : order) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("state", c.state());
-            m.put("__id__", c.id());
-            m.put("__sls__", c.sls());
-            m.put("name", c.name());
-            m.put("fun", c.fun());
-            m.putAll(c.args());
-            for (Requisite r : c.requisites()) {
-                @SuppressWarnings("unchecked")
-                List<Object> list = (List<Object>) m.computeIfAbsent(r.kind().key(), k -> new ArrayList<>());
-                list.add(r.type() == null ? r.target() : Map.of(r.type(), r.target()));
-            }
-            m.put("order", c.order());
-            low.add(m);
-        }
-        return low;
-    }
 }

@@ -110,7 +110,7 @@ final class SlsCollector {
         slsOfId.put(id, sls);
         List<Declaration> decls = new ArrayList<>();
         for (Declaration.Parsed p : Declaration.parse(id, body, sls, true)) {
-            decls.add(new Declaration(id, sls, saltenv, p.state(), p.fun(), p.args(), nextOrder++));
+            decls.add(new Declaration(id, sls, saltenv, p, nextOrder++));
         }
         byId.put(id, decls);
     }

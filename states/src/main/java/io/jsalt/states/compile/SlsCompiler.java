@@ -36,6 +36,22 @@ public final class SlsCompiler {
         return plan(new SlsCollector(files, renderer, context).collect(modsBySaltenv));
     }
 
+    /** Salt's high data of {@code mods} by saltenv ({@code state.show_sls}, {@code state.show_highstate}). */
+    public Map<String, Object> highData(Map<String, List<String>> modsBySaltenv, RenderContext context) {
+        List<Declaration> declarations = new SlsCollector(files, renderer, context).collect(modsBySaltenv);
+        plan(declarations); // the same checks as a run: a tree that would not run is not shown either
+        return HighData.of(declarations);
+    }
+
+    /** Salt's low data of {@code mods} by saltenv ({@code state.show_low_sls}), in definition order. */
+    public List<Map<String, Object>> lowData(Map<String, List<String>> modsBySaltenv, RenderContext context) {
+        List<Declaration> declarations = new SlsCollector(files, renderer, context).collect(modsBySaltenv);
+        ChunkBuilder builder = new ChunkBuilder();
+        declarations.forEach(builder::add);
+        ExecutionPlan.of(builder.chunks, builder.ins);
+        return LowData.of(builder);
+    }
+
     private static ExecutionPlan plan(List<Declaration> declarations) {
         ChunkBuilder builder = new ChunkBuilder();
         declarations.forEach(builder::add);

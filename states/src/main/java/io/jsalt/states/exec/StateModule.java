@@ -76,14 +76,43 @@ public final class StateModule implements ExecutionModule {
         return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).highstate());
     }
 
-    @SaltFunction(doc = "Show the state calls the named SLS files compile to, in execution order, without running "
-            + "them.\n\nCLI Example: salt '*' state.show_sls web")
+    @SaltFunction(doc = "Show the high data the named SLS files render to (after include, extend and exclude), "
+            + "without running anything.\n\nCLI Example: salt '*' state.show_sls web")
     public CallResult show_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_sls", kwargs);
         Run run = new Run(context, catalog, job, kwargs);
+        return shown(() -> run.compiler().highData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+    }
+
+    @SaltFunction(doc = "Show the state calls (low data) the named SLS files compile to, in definition order, "
+            + "without running them.\n\nCLI Example: salt '*' state.show_low_sls web")
+    public CallResult show_low_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
+            FunctionCatalog catalog, JobControl job) {
+        refuseUnknown("state.show_low_sls", kwargs);
+        Run run = new Run(context, catalog, job, kwargs);
+        return shown(() -> run.compiler().lowData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+    }
+
+    @SaltFunction(doc = "Show the high data of the highstate: what the top files give this minion, without running "
+            + "anything.\n\nCLI Example: salt '*' state.show_highstate")
+    public CallResult show_highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
+            JobControl job) {
+        refuseUnknown("state.show_highstate", kwargs);
+        Run run = new Run(context, catalog, job, kwargs);
+        return shown(() -> run.compiler().highData(run.topMatches(), run.renderContext));
+    }
+
+    @SaltFunction(doc = "The state run going on on this minion, as Salt words it (an empty list when none).\n\n"
+            + "CLI Example: salt '*' state.running")
+    public List<String> running() {
+        return StateRunGuard.MINION.running().map(List::of).orElse(List.of());
+    }
+
+    /** A show_* answer, or Salt's list of errors with retcode 1 for a tree that does not compile. */
+    private static CallResult shown(Supplier<Object> data) {
         try {
-            return CallResult.ok(run.compile(names(mods)).lowData());
+            return CallResult.ok(data.get());
         } catch (StatesException e) {
             return compileFailure(e);
         }
@@ -251,7 +280,11 @@ public final class StateModule implements ExecutionModule {
         }
 
         ExecutionPlan compile(List<String> mods) {
-            return new SlsCompiler(files, renderer).compile(mods, renderContext);
+            return compiler().compile(mods, renderContext);
+        }
+
+        SlsCompiler compiler() {
+            return new SlsCompiler(files, renderer);
         }
 
         CallResult apply(List<String> mods) {
