@@ -22,14 +22,31 @@ public final class ExecutionPlan {
     public record Edge(RequisiteKind kind, StateChunk target) {
     }
 
+    /**
+     * A {@code listen} (or {@code listen_in}) as written: {@code listener} runs its {@code mod_watch} at the end
+     * of the run when one of {@code watched} changed something. {@code listener} is null, or {@code watched}
+     * empty, when the requisite names nothing; Salt then reports a {@code Listen_Error} (for a
+     * {@code listen_in}, only once its source changed).
+     */
+    public record Listen(StateChunk listener, List<StateChunk> watched, Requisite requisite) {
+    }
+
     private final List<StateChunk> order;
     private final Map<StateChunk, List<Edge>> edges;
     private final Map<StateChunk, List<Requisite>> lost;
+    private final List<Listen> listens;
 
-    private ExecutionPlan(List<StateChunk> order, Map<StateChunk, List<Edge>> edges, Map<StateChunk, List<Requisite>> lost) {
+    private ExecutionPlan(List<StateChunk> order, Map<StateChunk, List<Edge>> edges, Map<StateChunk, List<Requisite>> lost,
+            List<Listen> listens) {
         this.order = List.copyOf(order);
         this.edges = edges;
         this.lost = lost;
+        this.listens = List.copyOf(listens);
+    }
+
+    /** The run's {@code listen} requisites, in definition order of the states that wrote them. */
+    public List<Listen> listens() {
+        return listens;
     }
 
     /** The chunks in execution order. */
@@ -60,7 +77,8 @@ public final class ExecutionPlan {
                 requisitesOf(chunk).forEach(e -> pending.add(e.target()));
             }
         }
-        return new ExecutionPlan(order.stream().filter(keep::containsKey).toList(), edges, lost);
+        List<Listen> kept = listens.stream().filter(l -> l.listener() != null && keep.containsKey(l.listener())).toList();
+        return new ExecutionPlan(order.stream().filter(keep::containsKey).toList(), edges, lost, kept);
     }
 
     /** A plan of one chunk without requisites ({@code state.single}). */
@@ -74,28 +92,54 @@ public final class ExecutionPlan {
         sorted.sort(Comparator.comparingInt(StateChunk::order));
         Map<StateChunk, List<Edge>> edges = new IdentityHashMap<>();
         Map<StateChunk, List<Requisite>> lost = new IdentityHashMap<>();
+        List<Listen> listens = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (StateChunk chunk : sorted) {
             for (Requisite requisite : chunk.requisites()) {
                 List<StateChunk> targets = targets(requisite, chunk, sorted);
+                if (requisite.kind() == RequisiteKind.LISTEN) {
+                    listens.add(new Listen(chunk, targets, requisite));
+                    continue;
+                }
                 if (targets.isEmpty()) {
                     lost.computeIfAbsent(chunk, c -> new ArrayList<>()).add(requisite);
                 }
-                targets.forEach(t -> edges.computeIfAbsent(chunk, c -> new ArrayList<>()).add(new Edge(requisite.kind(), t)));
+                targets.forEach(t -> addEdge(edges, chunk, requisite.kind(), t));
+            }
+            for (ChunkBuilder.InRequisite in : ins) {
+                if (in.source() == chunk && in.requisite().kind() == RequisiteKind.LISTEN) {
+                    // listen_in on A naming B is B listening to A; Salt reports a missing B only when A changed
+                    List<StateChunk> listeners = targets(in.requisite(), chunk, sorted);
+                    if (listeners.isEmpty()) {
+                        listens.add(new Listen(null, List.of(chunk), in.requisite()));
+                    }
+                    listeners.forEach(l -> listens.add(new Listen(l, List.of(chunk), in.requisite())));
+                }
             }
         }
         for (ChunkBuilder.InRequisite in : ins) {
+            if (in.requisite().kind() == RequisiteKind.LISTEN) {
+                continue;
+            }
             List<StateChunk> targets = targets(in.requisite(), in.source(), sorted);
             if (targets.isEmpty()) {
                 errors.add(missing(in.requisite().inForm(), in.source()));
             }
             // require_in on A naming B is B requiring A
-            targets.forEach(t -> edges.computeIfAbsent(t, c -> new ArrayList<>()).add(new Edge(in.requisite().kind(), in.source())));
+            targets.forEach(t -> addEdge(edges, t, in.requisite().kind(), in.source()));
         }
         if (!errors.isEmpty()) {
             throw new StateCompileException(errors);
         }
-        return new ExecutionPlan(runOrder(sorted, edges), edges, lost);
+        return new ExecutionPlan(runOrder(sorted, edges), edges, lost, listens);
+    }
+
+    /** {@code chunk} waits for {@code target}; a prereq also makes the target wait for {@code chunk}. */
+    private static void addEdge(Map<StateChunk, List<Edge>> edges, StateChunk chunk, RequisiteKind kind, StateChunk target) {
+        edges.computeIfAbsent(chunk, c -> new ArrayList<>()).add(new Edge(kind, target));
+        if (kind == RequisiteKind.PREREQ) {
+            edges.computeIfAbsent(target, c -> new ArrayList<>()).add(new Edge(RequisiteKind.PREREQUIRED, chunk));
+        }
     }
 
     private static String missing(String requisite, StateChunk chunk) {
@@ -154,7 +198,16 @@ public final class ExecutionPlan {
         }
         state.put(chunk, false);
         for (Edge edge : edges.getOrDefault(chunk, List.of())) {
-            visit(edge.target(), edges, state, out, path);
+            if (edge.kind() == RequisiteKind.PREREQ) {
+                // the target runs after this chunk, but is tried in test mode first: what it waits for runs before
+                for (Edge of : edges.getOrDefault(edge.target(), List.of())) {
+                    if (of.kind() != RequisiteKind.PREREQUIRED) {
+                        visit(of.target(), edges, state, out, path);
+                    }
+                }
+            } else {
+                visit(edge.target(), edges, state, out, path);
+            }
         }
         state.put(chunk, true);
         path.remove(path.size() - 1);

@@ -184,9 +184,37 @@ class SlsCompilerTest {
 
     @Test
     void requisitesNotBuiltYetAreRefusedNotIgnored() throws IOException {
-        sls("a.sls", "x:\n  test.nop:\n    - prereq:\n      - test: y\ny:\n  test.nop: []\n");
-        assertThatThrownBy(() -> compile("a")).hasMessageContaining("'prereq' in ID 'x'")
+        sls("a.sls", "x:\n  test.nop:\n    - use:\n      - test: y\ny:\n  test.nop: []\n");
+        assertThatThrownBy(() -> compile("a")).hasMessageContaining("'use' in ID 'x'")
                 .hasMessageContaining("not supported");
+        sls("b.sls", "x:\n  test.nop:\n    - require_any:\n      - test: y\ny:\n  test.nop: []\n");
+        assertThatThrownBy(() -> compile("b")).hasMessageContaining("'require_any' in ID 'x'");
+    }
+
+    @Test
+    void aPrereqRunsBeforeItsTargetAndAfterWhatTheTargetRequires() throws IOException {
+        sls("a.sls", """
+                target:
+                  test.nop:
+                    - require:
+                      - base
+                base:
+                  test.nop: []
+                stopper:
+                  test.nop:
+                    - prereq:
+                      - target
+                listener:
+                  test.nop:
+                    - listen:
+                      - stopper
+                """);
+        ExecutionPlan plan = compile("a");
+        assertThat(ids(plan)).containsExactly("base", "stopper", "target", "listener");
+        assertThat(plan.listens()).singleElement().satisfies(l -> {
+            assertThat(l.listener().id()).isEqualTo("listener");
+            assertThat(l.watched()).extracting(StateChunk::id).containsExactly("stopper");
+        });
     }
 
     @Test
