@@ -217,6 +217,7 @@ public final class Master implements AutoCloseable {
                 "_file_list", files::fileList,
                 "_file_envs", files::fileEnvs,
                 "_master_opts", masterOpts::masterOpts,
+                "_master_tops", masterOpts::masterTops,
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
         requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),

@@ -20,6 +20,14 @@ public final class MasterOptsCommand {
         this.nodegroups = nodegroups;
     }
 
+    /**
+     * {@code _master_tops}: jsalt has no master_tops/ext_nodes, so {@code {}}, as a Salt master without them answers
+     * (a salt-minion's highstate iterates the answer: {@code False} would break it).
+     */
+    public Object masterTops(Map<String, Object> load, String nonce) {
+        return new LinkedHashMap<>();
+    }
+
     public Object masterOpts(Map<String, Object> load, String nonce) {
         Map<String, Object> opts = new LinkedHashMap<>();
         Map<String, Object> fileRoots = new LinkedHashMap<>();
