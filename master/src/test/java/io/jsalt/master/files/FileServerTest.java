@@ -196,5 +196,6 @@ class FileServerTest {
         assertThat(opts).containsEntry("nodegroups", Map.of("webs", "web*")).containsEntry("top_file_merging_strategy", "merge");
         assertThat(opts.toString()).doesNotContain(outside.toString());
         assertThat(envOnly).containsOnlyKeys("file_roots", "top_file_merging_strategy", "env_order", "default_top");
+        assertThat(command.masterTops(Map.of("cmd", "_master_tops", "id", "m1"), null)).isEqualTo(Map.of());
     }
 }
