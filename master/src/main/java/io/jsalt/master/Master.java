@@ -10,6 +10,7 @@ import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
 import io.jsalt.master.files.FileServer;
 import io.jsalt.master.files.FileServerCommands;
+import io.jsalt.master.files.MasterOptsCommand;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobCaches;
@@ -202,8 +203,9 @@ public final class Master implements AutoCloseable {
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
                 new TargetRunner(targets),
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
-        FileServerCommands files = new FileServerCommands(
-                new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize()));
+        FileServer fileServer = new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize());
+        FileServerCommands files = new FileServerCommands(fileServer);
+        MasterOptsCommand masterOpts = new MasterOptsCommand(fileServer, () -> this.config.nodegroups());
         // eauth users (a token or credentials instead of the root key) are checked here, on the master
         EauthSettings eauthSettings = new EauthSettings(config.configDir());
         Eauth eauth = new Eauth(eauthSettings, new TokenFiles(config.cachedir().resolve("tokens"), java.time.Clock.systemUTC(),
@@ -234,6 +236,9 @@ public final class Master implements AutoCloseable {
                     }
                 }, new PillarCompiler(() -> this.config.pillar(), () -> this.config.nodegroups()), pillars),
                 "_file_list", files::fileList,
+                "_file_envs", files::fileEnvs,
+                "_master_opts", masterOpts::masterOpts,
+                "_master_tops", masterOpts::masterTops,
                 "_file_hash", files::fileHash,
                 "_serve_file", files::serveFile);
         requestPort = new RequestPort(transport, () -> host, config.retPort(), () -> this.config.workerThreads(),

@@ -30,6 +30,19 @@ public interface ModuleContext {
         return Map.of();
     }
 
+    /**
+     * Whether this minion is what {@code expression} targets with Salt's matcher {@code matcher} ({@code glob},
+     * {@code pcre}, {@code list}, {@code grain}, {@code grain_pcre}, {@code pillar}, {@code pillar_pcre},
+     * {@code ipcidr}, {@code compound}, {@code nodegroup}), judged by its own id, grains and pillar exactly as it
+     * judges a publication (Salt's {@code confirm_top} for top files uses the same matchers).
+     *
+     * @param nodegroups what {@code nodegroup} and {@code N@} expand from (Salt's highstate takes the master's)
+     * @throws CommandExecutionException for an unknown matcher, a malformed expression, or a context that cannot match
+     */
+    default boolean targets(String matcher, Object expression, Map<String, Object> nodegroups) {
+        throw new CommandExecutionException("target matching is not available here");
+    }
+
     /** The minion's cache directory, for modules that keep files between jobs. */
     Path cachedir();
 

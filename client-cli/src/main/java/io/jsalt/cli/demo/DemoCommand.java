@@ -47,6 +47,10 @@ public final class DemoCommand implements Callable<ExitCode> {
     @Option(names = "--minions", defaultValue = "3", description = "How many minions to start (default: ${DEFAULT-VALUE}).")
     int minions;
 
+    @Option(names = "--examples", description = "A tree with states/ and pillar/ that the demo's master serves and "
+            + "applies (default: examples/ beside the launchers' folder, when there is one).")
+    Path examples;
+
     @Option(names = "--launcher-dir", description = "Where the bin/ launchers are: the daemons start with them (and their JVM options), and the commands printed work as typed.")
     Path launcherDir;
 
@@ -92,6 +96,10 @@ public final class DemoCommand implements Callable<ExitCode> {
             retPort = Sandbox.freePort();
         }
         sandbox.writeMasterConfig(publishPort, retPort);
+        Path tree = examplesTree();
+        if (tree != null) {
+            sandbox.installExamples(tree);
+        }
         MasterConfig config = ConfigLoader.master(sandbox.masterConfigDir());
         Files.deleteIfExists(ClientKey.file(config.cachedir(), System.getProperty("user.name")));
         out.println("Sandbox: " + sandbox.root());
@@ -118,7 +126,9 @@ public final class DemoCommand implements Callable<ExitCode> {
             awaitStarted(events, ids);
             int ping = runTool("jsalt -c " + c + " '*' test.ping", new JsaltCommand(out), "-c", c, "*", "test.ping");
             int run = runTool("jsalt -c " + c + " '*' cmd.run 'uname -a'", new JsaltCommand(out), "-c", c, "*", "cmd.run", "uname -a");
-            if (ping != 0 || run != 0) {
+            int apply = tree == null ? 0 : runTool("jsalt -c " + c + " '*' state.apply --state-output=terse",
+                    new JsaltCommand(out), "-c", c, "*", "state.apply", "--state-output=terse");
+            if (ping != 0 || run != 0 || apply != 0) {
                 throw new CliException(ExitCode.NO_RETURN, "the first jobs did not complete (see the logs in "
                         + sandbox.root().resolve("var/log/jsalt") + "); the processes are still running: jsalt-demo stop");
             }
@@ -128,9 +138,28 @@ public final class DemoCommand implements Callable<ExitCode> {
         out.println("The master and minions keep running. Go on with, for example:");
         out.println("  " + bin + "jsalt -c " + sandbox.masterConfigDir() + " '*' grains.items");
         out.println("  " + bin + "jsalt-key -c " + sandbox.masterConfigDir() + " -L");
+        if (tree != null) {
+            out.println("  " + bin + "jsalt -c " + sandbox.masterConfigDir() + " '*' state.apply test=True   # the states in "
+                    + sandbox.root().resolve("srv/jsalt") + " (copied from " + tree + ")");
+        }
         out.println("Logs: " + sandbox.root().resolve("var/log/jsalt"));
         out.println("Stop them with: " + bin + "jsalt-demo stop" + ("sandbox".equals(dir.toString()) ? "" : " --dir " + sandbox.root()));
         return ExitCode.OK;
+    }
+
+    /** The examples tree to serve: --examples, else examples/ beside the launchers' folder; null when there is none. */
+    private Path examplesTree() {
+        if (examples != null) {
+            if (!Files.isDirectory(examples.resolve("states"))) {
+                throw new CliException(ExitCode.USAGE, "--examples " + examples + " has no states/ folder");
+            }
+            return examples.toAbsolutePath().normalize();
+        }
+        if (launcherDir == null) {
+            return null;
+        }
+        Path beside = launcherDir.toAbsolutePath().normalize().resolveSibling("examples");
+        return Files.isDirectory(beside.resolve("states")) ? beside : null;
     }
 
     /** Waits until every minion has announced itself on the bus (signed in and subscribed). */

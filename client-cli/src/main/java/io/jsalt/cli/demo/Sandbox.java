@@ -78,6 +78,31 @@ final class Sandbox {
                 ""));
     }
 
+    /**
+     * Copies {@code tree}/states and {@code tree}/pillar to the master's default {@code file_roots}
+     * ({@code srv/jsalt}) and {@code pillar_roots} ({@code srv/pillar}) under the sandbox's root_dir.
+     */
+    void installExamples(Path tree) throws IOException {
+        copyTree(tree.resolve("states"), root.resolve("srv/jsalt"));
+        copyTree(tree.resolve("pillar"), root.resolve("srv/pillar"));
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            return;
+        }
+        try (var walk = Files.walk(from)) {
+            for (Path p : walk.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else if (Files.isRegularFile(p)) {
+                    Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
     void writeMinionConfig(String id, int publishPort, int retPort) throws IOException {
         write(minionConfigDir(id).resolve("minion"), String.join("\n",
                 "# jsalt demo minion " + id,

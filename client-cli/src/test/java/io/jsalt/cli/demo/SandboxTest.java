@@ -102,4 +102,18 @@ class SandboxTest {
             assertThat(s.getLocalPort()).isEqualTo(port);
         }
     }
+
+    @Test
+    void theExamplesTreeLandsInTheMastersDefaultFileAndPillarRoots() throws Exception {
+        Sandbox sandbox = new Sandbox(tmp.resolve("demo"));
+        sandbox.writeMasterConfig(24505, 24506);
+
+        sandbox.installExamples(Path.of("..", "examples"));
+        MasterConfig config = MasterConfig.load(sandbox.masterConfigDir());
+
+        assertThat(config.fileRoots().get("base")).singleElement()
+                .satisfies(root -> assertThat(root.resolve("demo/init.sls")).isRegularFile());
+        assertThat(config.fileRoots().get("base").get(0).resolve("top.sls")).isRegularFile();
+        assertThat(config.pillar().roots().get("base").get(0).resolve("demo.sls")).isRegularFile();
+    }
 }

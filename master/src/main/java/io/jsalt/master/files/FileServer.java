@@ -58,6 +58,11 @@ public final class FileServer {
         this.memo = new FileServerMemo(nanoTime);
     }
 
+    /** The saltenvs of {@code file_roots}, sorted (Salt's {@code fileserver.envs}). */
+    public List<String> envs() {
+        return fileRoots.get().keySet().stream().sorted().toList();
+    }
+
     /** A file found for a wire path: the path as asked (Salt's {@code rel}) and the real file serving it. */
     public record Found(String rel, Path file) {}
 

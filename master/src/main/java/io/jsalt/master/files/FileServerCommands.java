@@ -37,6 +37,11 @@ public final class FileServerCommands {
         return server.list(saltenv, prefix instanceof String s ? s : "");
     }
 
+    /** {@code _file_envs}: the saltenvs, which a minion needs to merge every saltenv's top file. */
+    public Object fileEnvs(Map<String, Object> load, String nonce) {
+        return server.envs();
+    }
+
     /** {@code _file_hash}. */
     public Object fileHash(Map<String, Object> load, String nonce) {
         Optional<FileServer.Found> found = find(load);

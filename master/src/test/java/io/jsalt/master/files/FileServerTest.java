@@ -174,4 +174,28 @@ class FileServerTest {
     private static String sha256(byte[] data) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
     }
+
+    @Test
+    void namesItsSaltenvsSortedAsSaltsFileEnvs() {
+        assertThat(commands.fileEnvs(Map.of("cmd", "_file_envs"), null)).isEqualTo(List.of("base", "dev"));
+    }
+
+    @Test
+    void masterOptsGiveTheSaltenvsAndNodegroupsButNotTheFolders() {
+        Map<String, List<Path>> roots = new LinkedHashMap<>();
+        roots.put("dev", List.of(outside));
+        roots.put("base", List.of(outside));
+        MasterOptsCommand command = new MasterOptsCommand(new FileServer(() -> roots, () -> 10), () -> Map.of("webs", "web*"));
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> opts = (Map<String, Object>) command.masterOpts(Map.of("cmd", "_master_opts"), null);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> envOnly = (Map<String, Object>) command.masterOpts(Map.of("cmd", "_master_opts", "env_only", true), null);
+
+        assertThat(opts.get("file_roots")).isEqualTo(Map.of("base", List.of(), "dev", List.of()));
+        assertThat(opts).containsEntry("nodegroups", Map.of("webs", "web*")).containsEntry("top_file_merging_strategy", "merge");
+        assertThat(opts.toString()).doesNotContain(outside.toString());
+        assertThat(envOnly).containsOnlyKeys("file_roots", "top_file_merging_strategy", "env_order", "default_top");
+        assertThat(command.masterTops(Map.of("cmd", "_master_tops", "id", "m1"), null)).isEqualTo(Map.of());
+    }
 }

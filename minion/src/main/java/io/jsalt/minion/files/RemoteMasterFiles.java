@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -67,7 +68,7 @@ public final class RemoteMasterFiles implements MasterFiles {
     @Override
     public Path cache(String saltUrl, String saltenv) {
         SaltUrl url = SaltUrl.parse(saltUrl, saltenv);
-        String expected = hash(url);
+        String expected = masterSha256(url);
         if (expected == null) {
             throw new CommandExecutionException("file " + url + " is not on the master");
         }
@@ -85,8 +86,42 @@ public final class RemoteMasterFiles implements MasterFiles {
         }
     }
 
-    /** The master's sha256 of the file; null when it has no such file ("" in Salt's answer). */
-    private String hash(SaltUrl url) {
+    @Override
+    public List<String> envs() {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "_file_envs");
+        Object answer = ask(load);
+        if (!(answer instanceof List<?> entries)) {
+            throw new CommandExecutionException("the master's list of saltenvs is not a list");
+        }
+        List<String> envs = new ArrayList<>();
+        for (Object entry : entries) {
+            if (entry instanceof String name) {
+                envs.add(name);
+            }
+        }
+        return envs;
+    }
+
+    @Override
+    public Map<String, Object> masterOpts() {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "_master_opts");
+        if (!(ask(load) instanceof Map<?, ?> answer)) {
+            throw new CommandExecutionException("the master's options are not a dictionary");
+        }
+        Map<String, Object> opts = new LinkedHashMap<>();
+        answer.forEach((k, v) -> opts.put(String.valueOf(k), v));
+        return opts;
+    }
+
+    @Override
+    public Optional<FileHash> hash(String saltUrl, String saltenv) {
+        return Optional.ofNullable(masterHash(SaltUrl.parse(saltUrl, saltenv)));
+    }
+
+    /** The master's hash of the file; null when it has no such file ("" in Salt's answer). */
+    private FileHash masterHash(SaltUrl url) {
         Map<String, Object> load = new LinkedHashMap<>();
         load.put("cmd", "_file_hash");
         load.put("path", url.path());
@@ -95,10 +130,19 @@ public final class RemoteMasterFiles implements MasterFiles {
         if (!(answer instanceof Map<?, ?> m) || !(m.get("hsum") instanceof String hsum) || hsum.isEmpty()) {
             return null;
         }
-        if (!"sha256".equals(m.get("hash_type"))) {
-            throw new CommandExecutionException("the master hashes " + url + " with " + m.get("hash_type") + ", not sha256");
+        return new FileHash(hsum.toLowerCase(java.util.Locale.ROOT), String.valueOf(m.get("hash_type")));
+    }
+
+    /** The master's sha256 of the file; null when it has no such file. */
+    private String masterSha256(SaltUrl url) {
+        FileHash hash = masterHash(url);
+        if (hash == null) {
+            return null;
         }
-        return hsum.toLowerCase(java.util.Locale.ROOT);
+        if (!"sha256".equals(hash.hashType())) {
+            throw new CommandExecutionException("the master hashes " + url + " with " + hash.hashType() + ", not sha256");
+        }
+        return hash.hsum();
     }
 
     private void fetch(SaltUrl url, Path dest, String expected) throws IOException {

@@ -5,6 +5,9 @@ import io.jsalt.modules.ModuleContext;
 import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.GrainsFile;
 import io.jsalt.modules.api.MasterFiles;
+import io.jsalt.transport.target.InvalidTargetException;
+import io.jsalt.transport.target.MinionFacts;
+import io.jsalt.transport.target.TargetMatcher;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -47,6 +50,16 @@ final class MinionModuleContext implements ModuleContext {
     @Override
     public Map<String, Object> pillar() {
         return pillar.get();
+    }
+
+    /** The same matcher the minion checks publications with. */
+    @Override
+    public boolean targets(String matcher, Object expression, Map<String, Object> nodegroups) {
+        try {
+            return TargetMatcher.of(matcher, expression, nodegroups).matches(new MinionFacts(minionId, grains(), pillar()));
+        } catch (InvalidTargetException e) {
+            throw new CommandExecutionException(e.getMessage());
+        }
     }
 
     @Override

@@ -105,4 +105,17 @@ class RemoteMasterFilesTest {
         assertThatThrownBy(() -> offline.list("_modules", "base")).isInstanceOf(CommandExecutionException.class)
                 .hasMessageContaining("did not answer");
     }
+
+    @Test
+    void asksTheMasterForItsSaltenvsAndForAHashWithoutFetchingTheFile() throws Exception {
+        Files.createDirectories(roots.resolve("dev"));
+
+        assertThat(files.envs()).containsExactly("base", "dev");
+        var hash = files.hash("salt://top.sls", "base").orElseThrow();
+        assertThat(hash.hashType()).isEqualTo("sha256");
+        assertThat(hash.hsum()).isEqualTo(RemoteMasterFiles.sha256(roots.resolve("base/top.sls")));
+        assertThat(files.hash("salt://nothing.sls", "base")).isEmpty();
+        assertThat(server.chunksServed()).isZero();
+        assertThat(sent).extracting(l -> l.get("cmd")).containsExactly("_file_envs", "_file_hash", "_file_hash");
+    }
 }

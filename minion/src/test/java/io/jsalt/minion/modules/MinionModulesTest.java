@@ -3,6 +3,7 @@ package io.jsalt.minion.modules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jsalt.config.MinionConfig;
+import io.jsalt.minion.grains.GrainsRefresh;
 import io.jsalt.minion.grains.MinionGrains;
 import io.jsalt.minion.grains.YamlGrainsFile;
 import io.jsalt.minion.testing.ModuleJarBuilder;
@@ -125,6 +126,30 @@ class MinionModulesTest {
 
             assertThat(refreshes).containsExactly(true, false);
             assertThat(modules.current().call("grains.get", List.of("rack")).ret()).isEqualTo(12);
+        }
+    }
+
+    @Test
+    void functionsMatchTargetsWithTheMinionsOwnIdGrainsAndPillar() throws Exception {
+        MinionConfig config = config();
+        try (MinionModules modules = new MinionModules(config, grains(config), MasterFiles.NONE, List.of(),
+                GrainsRefresh.LOCAL, () -> Map.of("role", "db"))) {
+            var context = modules.current().context();
+            Map<String, Object> none = Map.of();
+            assertThat(context.targets("glob", "web-*", none)).isTrue();
+            assertThat(context.targets("glob", "db-*", none)).isFalse();
+            assertThat(context.targets("grain", "os:TestOS", none)).isTrue();
+            assertThat(context.targets("grain", "os:Other", none)).isFalse();
+            assertThat(context.targets("pillar", "role:db", none)).isTrue();
+            assertThat(context.targets("list", List.of("a", "web-1"), none)).isTrue();
+            assertThat(context.targets("compound", "G@os:TestOS and not I@role:web", none)).isTrue();
+            assertThat(context.targets("pcre", "^web-\\d$", none)).isTrue();
+            assertThat(context.targets("nodegroup", "webs", Map.of("webs", "web-*"))).isTrue();
+            assertThat(context.targets("compound", "N@dbs or db-2", Map.of("dbs", List.of("db-1")))).isFalse();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.targets("nodegroup", "web", none))
+                    .isInstanceOf(io.jsalt.modules.api.CommandExecutionException.class);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> context.targets("bogus", "x", none))
+                    .isInstanceOf(io.jsalt.modules.api.CommandExecutionException.class).hasMessageContaining("bogus");
         }
     }
 }

@@ -57,6 +57,11 @@ public final class FakeFileServer {
                                 .filter(p -> p.startsWith(prefix)).sorted().toList();
                     }
                 }
+                case "_file_envs" -> {
+                    try (Stream<Path> envs = Files.list(root)) {
+                        return envs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+                    }
+                }
                 case "_file_hash" -> {
                     Optional<Path> file = find(env, load.get("path"));
                     if (file.isEmpty()) {

@@ -32,4 +32,35 @@ public interface MasterFiles {
 
     /** The files under {@code prefix} in {@code saltenv}, relative and '/'-separated. */
     List<String> list(String prefix, String saltenv);
+
+    /**
+     * The saltenvs the master's file server has (Salt's {@code _file_envs}), sorted.
+     *
+     * @throws CommandExecutionException when there is no master or it cannot say
+     */
+    default List<String> envs() {
+        throw new CommandExecutionException("the file server's saltenvs are not available here");
+    }
+
+    /**
+     * The master's hash of {@code salt://path} in {@code saltenv} (Salt's {@code _file_hash}) without fetching it.
+     *
+     * @return empty when the master has no such file
+     * @throws CommandExecutionException when there is no master
+     */
+    default java.util.Optional<FileHash> hash(String saltUrl, String saltenv) {
+        throw new CommandExecutionException("file hashes are not available here");
+    }
+
+    /**
+     * The master's options a highstate is compiled with (Salt's {@code _master_opts}: saltenvs, nodegroups, ...).
+     *
+     * @throws CommandExecutionException when there is no master
+     */
+    default java.util.Map<String, Object> masterOpts() {
+        throw new CommandExecutionException("the master's options are not available here");
+    }
+
+    /** Salt's {@code {hsum, hash_type}}. */
+    record FileHash(String hsum, String hashType) {}
 }

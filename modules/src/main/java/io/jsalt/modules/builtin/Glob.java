@@ -2,8 +2,11 @@ package io.jsalt.modules.builtin;
 
 import java.util.regex.Pattern;
 
-/** A shell-style pattern ({@code *}, {@code ?}, {@code [abc]}, {@code [!abc]}), like Python's fnmatch. */
-final class Glob {
+/**
+ * A shell-style pattern ({@code *}, {@code ?}, {@code [abc]}, {@code [!abc]}), like Python's fnmatch. Public for
+ * the states library, whose requisite targets Salt matches with fnmatch too.
+ */
+public final class Glob {
 
     private final Pattern pattern;
 
@@ -11,7 +14,7 @@ final class Glob {
         this.pattern = pattern;
     }
 
-    static Glob of(String glob) {
+    public static Glob of(String glob) {
         StringBuilder regex = new StringBuilder();
         int length = glob.length();
         for (int i = 0; i < length; i++) {
@@ -45,12 +48,12 @@ final class Glob {
         return new Glob(Pattern.compile(regex.toString(), Pattern.DOTALL));
     }
 
-    boolean matches(String text) {
+    public boolean matches(String text) {
         return pattern.matcher(text).matches();
     }
 
     /** Whether the text holds a glob character. */
-    static boolean isGlob(String text) {
+    public static boolean isGlob(String text) {
         return text.indexOf('*') >= 0 || text.indexOf('?') >= 0 || text.indexOf('[') >= 0;
     }
 }

@@ -1,6 +1,7 @@
 package io.jsalt.states.compile;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ final class ChunkBuilder {
 
     final List<StateChunk> chunks = new ArrayList<>();
     final List<InRequisite> ins = new ArrayList<>();
+    /** The place of a chunk in its declaration's {@code names}, from 1 (Salt's {@code name_order}). */
+    final Map<StateChunk, Integer> nameOrder = new IdentityHashMap<>();
 
     void add(Declaration decl) {
         Map<String, Object> args = new LinkedHashMap<>();
@@ -49,6 +52,7 @@ final class ChunkBuilder {
             throw new StateCompileException("'names' in ID '" + decl.id + "' in SLS '" + decl.sls + "' is not a list");
         }
         for (Object entry : list) {
+            int before = chunks.size();
             if (entry instanceof Map<?, ?> m && m.size() == 1) {
                 // - name: [{arg: value}, ...] gives that name its own arguments
                 Map.Entry<?, ?> e = m.entrySet().iterator().next();
@@ -62,13 +66,14 @@ final class ChunkBuilder {
             } else {
                 addChunk(decl, String.valueOf(entry), args, requisites, inForms);
             }
+            nameOrder.put(chunks.get(before), list.indexOf(entry) + 1);
         }
     }
 
     private void addChunk(Declaration decl, String name, Map<String, Object> args, List<Requisite> requisites,
             List<Requisite> inForms) {
         StateChunk chunk = new StateChunk(decl.id, decl.sls, decl.state, decl.fun, name, decl.order,
-                new LinkedHashMap<>(args), new ArrayList<>(requisites));
+                new LinkedHashMap<>(args), new ArrayList<>(requisites), decl.saltenv);
         chunks.add(chunk);
         inForms.forEach(r -> ins.add(new InRequisite(chunk, r)));
     }

@@ -12,22 +12,33 @@ import java.util.Map;
 final class Declaration {
     final String id;
     final String sls;
+    /** The saltenv the SLS was read from (Salt's {@code __env__}). */
+    final String saltenv;
     final String state;
     String fun;
     final Map<String, Object> args;
     final int order;
+    /** Where the function stands among the arguments as written (Salt's high data keeps it there). */
+    final int funAt;
 
-    Declaration(String id, String sls, String state, String fun, Map<String, Object> args, int order) {
+    Declaration(String id, String sls, String saltenv, Parsed parsed, int order) {
         this.id = id;
         this.sls = sls;
-        this.state = state;
-        this.fun = fun;
-        this.args = args;
+        this.saltenv = saltenv;
+        this.state = parsed.state();
+        this.fun = parsed.fun();
+        this.args = parsed.args();
         this.order = order;
+        this.funAt = parsed.funAt();
     }
 
-    /** A parsed {@code state.fun: [args]} or {@code state: [fun, args]} entry, before it gets an order. */
-    record Parsed(String state, String fun, Map<String, Object> args) {
+    /**
+     * A parsed {@code state.fun: [args]} or {@code state: [fun, args]} entry, before it gets an order.
+     *
+     * @param funAt how many arguments precede the function: all of them for {@code state.fun}, whose function
+     *              Salt appends after the arguments
+     */
+    record Parsed(String state, String fun, Map<String, Object> args, int funAt) {
     }
 
     /**
@@ -41,6 +52,7 @@ final class Declaration {
             throw new StateCompileException("ID '" + id + "' in SLS '" + sls + "' is not formed as a dictionary");
         }
         List<Parsed> parsed = new ArrayList<>();
+        List<Parsed> dotted = new ArrayList<>();
         List<String> seen = new ArrayList<>();
         for (Map.Entry<?, ?> entry : decls.entrySet()) {
             String key = String.valueOf(entry.getKey());
@@ -62,6 +74,7 @@ final class Declaration {
                 throw new StateCompileException("The type " + key + " in ID '" + id + "' in SLS '" + sls
                         + "' is not formatted as a list");
             }
+            int funAt = -1;
             for (Object item : items) {
                 if (item instanceof String f) {
                     if (fun != null) {
@@ -69,6 +82,7 @@ final class Declaration {
                                 + "' in SLS '" + sls + "'");
                     }
                     fun = f;
+                    funAt = args.size();
                 } else if (item instanceof Map<?, ?> arg && arg.size() == 1) {
                     Map.Entry<?, ?> a = arg.entrySet().iterator().next();
                     args.put(String.valueOf(a.getKey()), a.getValue());
@@ -81,8 +95,11 @@ final class Declaration {
                 throw new StateCompileException("No function declared in state '" + state + "' in SLS '" + sls
                         + "' (ID '" + id + "')");
             }
-            parsed.add(new Parsed(state, fun, args));
+            (dot < 0 ? parsed : dotted).add(new Parsed(state, fun, args, funAt < 0 ? args.size() : funAt));
         }
+        // Salt turns each 'state.fun' key into a 'state' key added at the end of the id's dictionary, so those
+        // declarations come after the plain 'state: [fun, ...]' ones in definition order
+        parsed.addAll(dotted);
         return parsed;
     }
 }

@@ -11,7 +11,16 @@ public enum RequisiteKind {
     /** Run only if a target changed something. */
     ONCHANGES("onchanges"),
     /** Run only if a target failed. */
-    ONFAIL("onfail");
+    ONFAIL("onfail"),
+    /**
+     * Run before the target, and only if the target, tried in test mode first, would change something; if this
+     * state then fails, the target does not run.
+     */
+    PREREQ("prereq"),
+    /** The other side of {@link #PREREQ}, on its target: wait for the state that prereqs it. Never written. */
+    PREREQUIRED("prerequired"),
+    /** No ordering; at the end of the run, the state's {@code mod_watch} runs if a target changed something. */
+    LISTEN("listen");
 
     private final String key;
 
@@ -27,7 +36,7 @@ public enum RequisiteKind {
     static Optional<RequisiteKind> of(String argKey) {
         String base = argKey.endsWith("_in") ? argKey.substring(0, argKey.length() - 3) : argKey;
         for (RequisiteKind kind : values()) {
-            if (kind.key.equals(base)) {
+            if (kind != PREREQUIRED && kind.key.equals(base)) {
                 return Optional.of(kind);
             }
         }
@@ -37,6 +46,6 @@ public enum RequisiteKind {
     /** Requisites of Salt that this compiler refuses by name rather than ignoring them. */
     static boolean unsupported(String argKey) {
         String base = argKey.endsWith("_in") ? argKey.substring(0, argKey.length() - 3) : argKey;
-        return base.equals("prereq") || base.equals("listen") || base.equals("use") || base.endsWith("_any");
+        return base.equals("use") || base.endsWith("_any");
     }
 }

@@ -42,8 +42,18 @@ final class SlsCollector {
 
     /** Renders {@code mods} (and their includes), then applies every extend and exclude; returns by order. */
     List<Declaration> collect(List<String> mods) {
-        for (String sls : mods) {
-            render(sls);
+        return collect(Map.of(context.saltenv(), mods));
+    }
+
+    /**
+     * As {@link #collect(List)} for the SLS names of several saltenvs (a highstate of merged top files), each
+     * rendered in its own saltenv, in the map's order; one id may still be declared only once over all of them.
+     */
+    List<Declaration> collect(Map<String, List<String>> modsBySaltenv) {
+        for (Map.Entry<String, List<String>> env : modsBySaltenv.entrySet()) {
+            for (String sls : env.getValue()) {
+                render(sls, env.getKey());
+            }
         }
         // after every file is in: an extend or exclude may name ids of files rendered after its own
         extensions.forEach(e -> extend(e.sls(), e.data()));
@@ -54,25 +64,26 @@ final class SlsCollector {
         return all;
     }
 
-    private void render(String sls) {
-        if (!rendered.add(sls)) {
+    private void render(String sls, String saltenv) {
+        if (!rendered.add(saltenv + ":" + sls)) {
             return;
         }
         String path = sls.replace('.', '/') + ".sls";
-        Optional<byte[]> bytes = files.read(path, context.saltenv());
+        Optional<byte[]> bytes = files.read(path, saltenv);
         if (bytes.isEmpty()) {
             path = sls.replace('.', '/') + "/init.sls";
-            bytes = files.read(path, context.saltenv());
+            bytes = files.read(path, saltenv);
         }
         if (bytes.isEmpty()) {
-            throw new StateCompileException("No matching sls found for '" + sls + "' in env '" + context.saltenv() + "'");
+            throw new StateCompileException("No matching sls found for '" + sls + "' in env '" + saltenv + "'");
         }
+        RenderContext own = saltenv.equals(context.saltenv()) ? context : context.withSaltenv(saltenv);
         Map<String, Object> data = renderer.render(new String(bytes.get(), StandardCharsets.UTF_8),
-                context.forFile(sls, path));
+                own.forFile(sls, path));
         Object include = data.get("include");
         if (include != null) {
             for (String inc : asList(include, "include", sls)) {
-                render(resolveInclude(inc, sls, path));
+                render(resolveInclude(inc, sls, path), saltenv);
             }
         }
         for (Map.Entry<String, Object> entry : data.entrySet()) {
@@ -83,14 +94,14 @@ final class SlsCollector {
                 case "exclude" -> exclusions.add(new Pending(sls, entry.getValue()));
                 default -> {
                     if (!id.startsWith("__")) {
-                        declare(id, entry.getValue(), sls);
+                        declare(id, entry.getValue(), sls, saltenv);
                     }
                 }
             }
         }
     }
 
-    private void declare(String id, Object body, String sls) {
+    private void declare(String id, Object body, String sls, String saltenv) {
         String other = slsOfId.get(id);
         if (other != null) {
             throw new StateCompileException("Detected conflicting IDs in the SLS files: ID '" + id + "' in SLS '"
@@ -99,7 +110,7 @@ final class SlsCollector {
         slsOfId.put(id, sls);
         List<Declaration> decls = new ArrayList<>();
         for (Declaration.Parsed p : Declaration.parse(id, body, sls, true)) {
-            decls.add(new Declaration(id, sls, p.state(), p.fun(), p.args(), nextOrder++));
+            decls.add(new Declaration(id, sls, saltenv, p, nextOrder++));
         }
         byId.put(id, decls);
     }

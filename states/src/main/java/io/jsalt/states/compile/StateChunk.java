@@ -9,9 +9,16 @@ import java.util.Map;
  * @param order        Salt's definition order: included files first, then the file's own ids in order
  * @param args         the function's arguments, without name and requisites, in the order written
  * @param requisites   what this chunk waits for, as written (its own and the {@code _in} of others)
+ * @param saltenv      the saltenv its SLS came from (Salt's {@code __env__}); empty for the run's own
  */
 public record StateChunk(String id, String sls, String state, String fun, String name, int order,
-        Map<String, Object> args, List<Requisite> requisites) {
+        Map<String, Object> args, List<Requisite> requisites, String saltenv) {
+
+    /** A chunk of the run's own saltenv. */
+    public StateChunk(String id, String sls, String state, String fun, String name, int order,
+            Map<String, Object> args, List<Requisite> requisites) {
+        this(id, sls, state, fun, name, order, args, requisites, "");
+    }
 
     /** Salt's return key: {@code <state>_|-<id>_|-<name>_|-<fun>}. */
     public String tag() {

@@ -76,14 +76,43 @@ public final class StateModule implements ExecutionModule {
         return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).highstate());
     }
 
-    @SaltFunction(doc = "Show the state calls the named SLS files compile to, in execution order, without running "
-            + "them.\n\nCLI Example: salt '*' state.show_sls web")
+    @SaltFunction(doc = "Show the high data the named SLS files render to (after include, extend and exclude), "
+            + "without running anything.\n\nCLI Example: salt '*' state.show_sls web")
     public CallResult show_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_sls", kwargs);
         Run run = new Run(context, catalog, job, kwargs);
+        return shown(() -> run.compiler().highData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+    }
+
+    @SaltFunction(doc = "Show the state calls (low data) the named SLS files compile to, in definition order, "
+            + "without running them.\n\nCLI Example: salt '*' state.show_low_sls web")
+    public CallResult show_low_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
+            FunctionCatalog catalog, JobControl job) {
+        refuseUnknown("state.show_low_sls", kwargs);
+        Run run = new Run(context, catalog, job, kwargs);
+        return shown(() -> run.compiler().lowData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+    }
+
+    @SaltFunction(doc = "Show the high data of the highstate: what the top files give this minion, without running "
+            + "anything.\n\nCLI Example: salt '*' state.show_highstate")
+    public CallResult show_highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
+            JobControl job) {
+        refuseUnknown("state.show_highstate", kwargs);
+        Run run = new Run(context, catalog, job, kwargs);
+        return shown(() -> run.compiler().highData(run.topMatches(), run.renderContext));
+    }
+
+    @SaltFunction(doc = "The state run going on on this minion, as Salt words it (an empty list when none).\n\n"
+            + "CLI Example: salt '*' state.running")
+    public List<String> running() {
+        return StateRunGuard.MINION.running().map(List::of).orElse(List.of());
+    }
+
+    /** A show_* answer, or Salt's list of errors with retcode 1 for a tree that does not compile. */
+    private static CallResult shown(Supplier<Object> data) {
         try {
-            return CallResult.ok(run.compile(names(mods)).lowData());
+            return CallResult.ok(data.get());
         } catch (StatesException e) {
             return compileFailure(e);
         }
@@ -152,7 +181,7 @@ public final class StateModule implements ExecutionModule {
         refuseUnknown("state.show_top", kwargs);
         Run run = new Run(context, catalog, job, kwargs);
         try {
-            return CallResult.ok(Map.of(run.saltenv(), run.topMods()));
+            return CallResult.ok(run.topMatches());
         } catch (StatesException e) {
             return compileFailure(e);
         }
@@ -211,6 +240,12 @@ public final class StateModule implements ExecutionModule {
         return names;
     }
 
+    /** Salt's answer when the top files give this minion nothing. */
+    private static CallResult nothingMatched() {
+        return CallResult.failed(List.of("No Top file or master_tops data matches found. Please see master "
+                + "log for details."), RETCODE_STATE_FAILED);
+    }
+
     private static CallResult compileFailure(StatesException e) {
         List<String> errors = e instanceof StateCompileException c ? c.errors() : List.of(e.getMessage());
         return CallResult.failed(errors, ModuleRegistry.RETCODE_ERROR);
@@ -224,6 +259,8 @@ public final class StateModule implements ExecutionModule {
         private final RenderContext renderContext;
         private final RegistryCaller salt;
         private final boolean test;
+        /** The saltenv asked for; null when none was, and a highstate then merges every saltenv's top file. */
+        private final String askedSaltenv;
 
         Run(ModuleContext context, FunctionCatalog catalog, JobControl job, Map<String, Object> kwargs) {
             if (!(catalog instanceof ModuleRegistry registry)) {
@@ -234,7 +271,8 @@ public final class StateModule implements ExecutionModule {
             this.renderer = new SlsRenderer(files);
             this.salt = new RegistryCaller(registry, job);
             this.test = truthy(kwargs.get("test"));
-            String saltenv = kwargs.get("saltenv") == null ? "base" : String.valueOf(kwargs.get("saltenv"));
+            this.askedSaltenv = kwargs.get("saltenv") == null ? null : String.valueOf(kwargs.get("saltenv"));
+            String saltenv = askedSaltenv == null ? "base" : askedSaltenv;
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
             this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar")), opts, saltenv,
@@ -242,7 +280,11 @@ public final class StateModule implements ExecutionModule {
         }
 
         ExecutionPlan compile(List<String> mods) {
-            return new SlsCompiler(files, renderer).compile(mods, renderContext);
+            return compiler().compile(mods, renderContext);
+        }
+
+        SlsCompiler compiler() {
+            return new SlsCompiler(files, renderer);
         }
 
         CallResult apply(List<String> mods) {
@@ -259,23 +301,43 @@ public final class StateModule implements ExecutionModule {
             return renderContext.saltenv();
         }
 
-        List<String> topMods() {
-            return TopFile.mods(files, renderer, renderContext, context.minionId());
+        /** What the top files give this minion, by saltenv (Salt's {@code show_top}). */
+        Map<String, List<String>> topMatches() {
+            return TopFile.matches(files, renderer, renderContext, askedSaltenv, (matcher, expression) ->
+                    context.targets(matcher, expression, needsNodegroups(matcher, expression) ? masterNodegroups() : Map.of()));
+        }
+
+        /** Asked of the master only when a target names a nodegroup: Salt's highstate uses the master's. */
+        private static boolean needsNodegroups(String matcher, Object expression) {
+            return matcher.equals("nodegroup") || String.valueOf(expression).contains("N@");
+        }
+
+        private Map<String, Object> masterNodegroups() {
+            Object nodegroups = context.files().masterOpts().get("nodegroups");
+            Map<String, Object> out = new LinkedHashMap<>();
+            if (nodegroups instanceof Map<?, ?> m) {
+                m.forEach((k, v) -> out.put(String.valueOf(k), v));
+            }
+            return out;
+        }
+
+        /** The highstate's plan; null when the top files give this minion nothing. */
+        ExecutionPlan compileHighstate() {
+            Map<String, List<String>> matches = topMatches();
+            return matches.isEmpty() ? null : new SlsCompiler(files, renderer).compile(matches, renderContext);
         }
 
         CallResult highstate() {
-            List<String> mods;
+            ExecutionPlan plan;
             try {
-                mods = topMods();
+                plan = compileHighstate();
             } catch (StatesException e) {
                 return compileFailure(e);
             }
-            if (mods.isEmpty()) {
-                // Salt's answer when the top file gives this minion nothing
-                return CallResult.failed(List.of("No Top file or master_tops data matches found. Please see master "
-                        + "log for details."), RETCODE_STATE_FAILED);
+            if (plan == null) {
+                return nothingMatched();
             }
-            return apply(mods);
+            return execute(plan);
         }
 
         CallResult execute(ExecutionPlan plan) {

@@ -46,6 +46,11 @@ final class StateRunGuard {
         };
     }
 
+    /** Salt's {@code state.running}: the message for the run that holds the guard, if one does. */
+    Optional<String> running() {
+        return holder == null ? Optional.empty() : Optional.of(conflictMessage());
+    }
+
     /** Salt's answer to a second run, word for word. */
     String conflictMessage() {
         Holder h = holder;

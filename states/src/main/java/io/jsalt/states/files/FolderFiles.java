@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 
 /** Files from local folders, one per saltenv (a {@code file_roots} of one folder each); for tests and local runs. */
@@ -19,6 +20,11 @@ public final class FolderFiles implements StateFiles {
     /** One folder for {@code base}. */
     public static FolderFiles base(Path root) {
         return new FolderFiles(Map.of("base", root));
+    }
+
+    @Override
+    public List<String> fileEnvs() {
+        return roots.keySet().stream().sorted().toList();
     }
 
     @Override

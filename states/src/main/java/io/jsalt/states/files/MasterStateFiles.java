@@ -5,6 +5,7 @@ import io.jsalt.states.StatesException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,6 +17,11 @@ public final class MasterStateFiles implements StateFiles {
 
     public MasterStateFiles(MasterFiles files) {
         this.files = files;
+    }
+
+    @Override
+    public List<String> fileEnvs() {
+        return files.envs();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.jsalt.states.files;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,6 +16,11 @@ public interface StateFiles {
      * @throws io.jsalt.states.StatesException when the path is unsafe or the source cannot be read
      */
     Optional<byte[]> read(String path, String saltenv);
+
+    /** The saltenvs there are files for, sorted (Salt's {@code fileclient.envs}); none known by default. */
+    default List<String> fileEnvs() {
+        return List.of();
+    }
 
     /** Strips {@code salt://} and checks the rest is a plain relative path. */
     static String pathOf(String saltUrl) {

@@ -18,6 +18,11 @@ public record RenderContext(Map<String, Object> grains, Map<String, Object> pill
         return new RenderContext(grains, pillar, opts, saltenv, otherSls, otherPath, salt);
     }
 
+    /** The same context in another saltenv (an SLS of another saltenv's top file). */
+    public RenderContext withSaltenv(String otherSaltenv) {
+        return new RenderContext(grains, pillar, opts, otherSaltenv, sls, path, salt);
+    }
+
     /** The variables a template gets, with Salt's names. */
     public Map<String, Object> variables() {
         Map<String, Object> vars = new LinkedHashMap<>();

@@ -57,32 +57,87 @@ public final class StateRunner {
         }
         Map<String, Object> ret = new LinkedHashMap<>();
         Map<StateChunk, StateResult> results = new IdentityHashMap<>();
-        int runNum = 0;
+        Map<StateChunk, StateResult> tried = new IdentityHashMap<>();
         for (StateChunk chunk : plan.order()) {
-            if (Thread.currentThread().isInterrupted()) {
-                // a killed job (saltutil.kill_job): Salt's minion process dies with it, so nothing more may run
-                throw new StatesException("the state run was killed before " + chunk.tag());
-            }
+            stopIfKilled(chunk);
             LocalTime start = LocalTime.now();
             long t0 = System.nanoTime();
             List<Requisite> lost = plan.lostRequisitesOf(chunk);
-            StateResult result = lost.isEmpty() ? runOne(chunk, plan.requisitesOf(chunk), results, test, context)
+            StateResult result = lost.isEmpty() ? runOne(chunk, plan, results, tried, test, context)
                     : StateResult.failed(notFound(lost));
-            double durationMs = Math.round((System.nanoTime() - t0) / 1000.0) / 1000.0;
             results.put(chunk, result);
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("name", chunk.name());
-            entry.put("changes", result.changes());
-            entry.put("result", result.result());
-            entry.put("comment", result.comment());
-            entry.put("__sls__", chunk.sls());
-            entry.put("__run_num__", runNum++);
-            entry.put("start_time", start.format(START_TIME));
-            entry.put("duration", durationMs);
-            entry.put("__id__", chunk.id());
-            ret.put(chunk.tag(), entry);
+            ret.put(chunk.tag(), entry(chunk.name(), chunk.id(), chunk.sls(), result, ret.size(), start, t0));
         }
+        runListeners(plan, results, ret, test, context);
         return ret;
+    }
+
+    /**
+     * Salt's {@code call_listen}: after every state, each listener whose watched state changed something runs its
+     * {@code mod_watch} once, as {@code <state>_|-listener_<id>_|-<name>_|-mod_watch} (without its requisites);
+     * a typed {@code listen} naming nothing, or a {@code listen_in} whose source changed and names nothing,
+     * is reported as Salt's {@code Listen_Error} entry.
+     */
+    private void runListeners(ExecutionPlan plan, Map<StateChunk, StateResult> results, Map<String, Object> ret,
+            boolean test, RenderContext context) {
+        Map<String, Map<String, Object>> errors = new LinkedHashMap<>();
+        java.util.Set<StateChunk> fired = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (ExecutionPlan.Listen listen : plan.listens()) {
+            boolean changed = listen.watched().stream().anyMatch(w -> results.containsKey(w) && !results.get(w).changes().isEmpty());
+            Requisite r = listen.requisite();
+            if (listen.listener() == null || listen.watched().isEmpty()) {
+                boolean reportNow = listen.listener() == null ? changed : r.type() != null;
+                if (reportNow && r.type() != null) {
+                    // Salt's _l_tag and words; such an entry has no __sls__, __id__ or timing
+                    Map<String, Object> error = new LinkedHashMap<>();
+                    error.put("comment", "Referenced state " + r.type() + ": " + r.target() + " does not exist");
+                    error.put("name", "listen_" + r.type() + ":" + r.target());
+                    error.put("result", false);
+                    error.put("changes", Map.of());
+                    errors.put("Listen_Error_|-listen_" + r.target() + "_|-listen_" + r.type() + "_|-Listen_Error", error);
+                }
+                continue;
+            }
+            if (!changed || !results.containsKey(listen.listener()) || !fired.add(listen.listener())) {
+                continue;
+            }
+            StateChunk l = listen.listener();
+            stopIfKilled(l);
+            LocalTime start = LocalTime.now();
+            long t0 = System.nanoTime();
+            StateFunction function = functions.watcher(l.state()).orElse(functions.get(l.state(), l.fun()).orElseThrow());
+            StateResult result = call(l, function, test, context);
+            String id = "listener_" + l.id();
+            ret.put(l.state() + "_|-" + id + "_|-" + l.name() + "_|-mod_watch",
+                    entry(l.name(), id, l.sls(), result, ret.size(), start, t0));
+        }
+        errors.forEach((tag, error) -> {
+            error.put("__run_num__", ret.size());
+            ret.put(tag, error);
+        });
+    }
+
+    private static void stopIfKilled(StateChunk chunk) {
+        if (Thread.currentThread().isInterrupted()) {
+            // a killed job (saltutil.kill_job): Salt's minion process dies with it, so nothing more may run
+            throw new StatesException("the state run was killed before " + chunk.tag());
+        }
+    }
+
+    private static Map<String, Object> entry(String name, String id, String sls, StateResult result, int runNum,
+            LocalTime start, long t0) {
+        double durationMs = Math.round((System.nanoTime() - t0) / 1000.0) / 1000.0;
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("name", name);
+        entry.put("changes", result.changes());
+        entry.put("result", result.result());
+        entry.put("comment", result.comment());
+        entry.put("__sls__", sls);
+        entry.put("__run_num__", runNum);
+        entry.put("start_time", start.format(START_TIME));
+        entry.put("duration", durationMs);
+        entry.put("__id__", id);
+        return entry;
     }
 
     /**
@@ -91,7 +146,8 @@ public final class StateRunner {
      */
     static String notFound(List<Requisite> lost) {
         StringBuilder comment = new StringBuilder("The following requisites were not found:\n");
-        for (RequisiteKind kind : List.of(RequisiteKind.REQUIRE, RequisiteKind.WATCH, RequisiteKind.ONFAIL, RequisiteKind.ONCHANGES)) {
+        for (RequisiteKind kind : List.of(RequisiteKind.REQUIRE, RequisiteKind.WATCH, RequisiteKind.PREREQ,
+                RequisiteKind.ONFAIL, RequisiteKind.ONCHANGES)) {
             List<Requisite> ofKind = lost.stream().filter(r -> r.kind() == kind).toList();
             if (!ofKind.isEmpty()) {
                 comment.append(" ".repeat(19)).append(kind.key()).append(":\n");
@@ -108,15 +164,39 @@ public final class StateRunner {
         return ret.values().stream().anyMatch(v -> v instanceof Map<?, ?> m && Boolean.FALSE.equals(m.get("result")));
     }
 
-    private StateResult runOne(StateChunk chunk, List<ExecutionPlan.Edge> edges, Map<StateChunk, StateResult> results,
-            boolean test, RenderContext context) {
+    /**
+     * @param tried the results of states tried in test mode for a prereq (Salt's {@code pre}), by state
+     */
+    private StateResult runOne(StateChunk chunk, ExecutionPlan plan, Map<StateChunk, StateResult> results,
+            Map<StateChunk, StateResult> tried, boolean test, RenderContext context) {
         List<String> failedReqs = new ArrayList<>();
         boolean hasOnchanges = false;
         boolean anyChanged = false;
         boolean hasOnfail = false;
         boolean anyFailed = false;
         boolean watchedChanged = false;
-        for (ExecutionPlan.Edge edge : edges) {
+        boolean hasPrereq = false;
+        boolean prereqWouldChange = false;
+        for (ExecutionPlan.Edge edge : plan.requisitesOf(chunk)) {
+            if (edge.kind() == RequisiteKind.PREREQ) {
+                // Salt tries the target in test mode first; this state runs only if the target would change
+                StateResult pre = tried.get(edge.target());
+                if (pre == null) {
+                    pre = runOne(edge.target(), plan, results, tried, true, context);
+                    tried.put(edge.target(), pre);
+                }
+                hasPrereq = true;
+                prereqWouldChange |= !pre.changes().isEmpty();
+                continue;
+            }
+            if (edge.kind() == RequisiteKind.PREREQUIRED) {
+                StateResult by = results.get(edge.target());
+                if (by != null && Boolean.FALSE.equals(by.result()) && tried.containsKey(chunk)) {
+                    // the state that prereqs this one failed: this one does not run; Salt reports its test try
+                    return new StateResult(null, Map.of(), tried.get(chunk).comment());
+                }
+                continue;
+            }
             StateResult target = results.get(edge.target());
             boolean failed = Boolean.FALSE.equals(target.result());
             boolean changed = !target.changes().isEmpty();
@@ -130,7 +210,7 @@ public final class StateRunner {
                     anyChanged |= changed;
                 }
                 case WATCH -> watchedChanged |= changed;
-                case REQUIRE -> { }
+                default -> { }
             }
             if (failed && edge.kind() != RequisiteKind.ONFAIL) {
                 failedReqs.add(edge.target().sls() + "." + edge.target().id());
@@ -145,12 +225,20 @@ public final class StateRunner {
         if (hasOnchanges && !anyChanged) {
             return StateResult.ok("State was not run because none of the onchanges reqs changed");
         }
+        if (hasPrereq && !prereqWouldChange) {
+            return StateResult.ok("No changes detected");
+        }
         StateFunction function = functions.get(chunk.state(), chunk.fun()).orElseThrow();
         if (watchedChanged && functions.watcher(chunk.state()).isPresent()) {
             function = functions.watcher(chunk.state()).get();
         }
+        return call(chunk, function, test, context);
+    }
+
+    private StateResult call(StateChunk chunk, StateFunction function, boolean test, RenderContext context) {
+        RenderContext own = chunk.saltenv().isEmpty() ? context : context.withSaltenv(chunk.saltenv());
         StateCall call = new StateCall(chunk.name(), chunk.args(), test, salt, files, jinja,
-                context.forFile(chunk.sls(), context.path()));
+                own.forFile(chunk.sls(), context.path()));
         try {
             return function.apply(call);
         } catch (RuntimeException e) {

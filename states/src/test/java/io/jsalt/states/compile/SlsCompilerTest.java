@@ -64,10 +64,11 @@ class SlsCompilerTest {
                         - x: 3
                 """);
         ExecutionPlan plan = compile("a");
+        // names run in the order written: Salt 3006.8 ran names [zeta, alpha] as __run_num__ 0, 1 (checked with salt-call)
         assertThat(plan.order()).extracting(StateChunk::tag).containsExactly("test_|-short_|-first_|-nop",
-                "test_|-long_|-long_|-nop", "test_|-many_|-n1_|-nop", "test_|-many_|-n2_|-nop");
+                "test_|-long_|-long_|-nop", "test_|-many_|-n2_|-nop", "test_|-many_|-n1_|-nop");
         assertThat(plan.order().get(0).args()).isEqualTo(Map.of("x", 1));
-        assertThat(plan.order().get(2).args()).isEqualTo(Map.of("x", 3));
+        assertThat(plan.order().get(3).args()).isEqualTo(Map.of("x", 3));
     }
 
     @Test
@@ -183,9 +184,37 @@ class SlsCompilerTest {
 
     @Test
     void requisitesNotBuiltYetAreRefusedNotIgnored() throws IOException {
-        sls("a.sls", "x:\n  test.nop:\n    - prereq:\n      - test: y\ny:\n  test.nop: []\n");
-        assertThatThrownBy(() -> compile("a")).hasMessageContaining("'prereq' in ID 'x'")
+        sls("a.sls", "x:\n  test.nop:\n    - use:\n      - test: y\ny:\n  test.nop: []\n");
+        assertThatThrownBy(() -> compile("a")).hasMessageContaining("'use' in ID 'x'")
                 .hasMessageContaining("not supported");
+        sls("b.sls", "x:\n  test.nop:\n    - require_any:\n      - test: y\ny:\n  test.nop: []\n");
+        assertThatThrownBy(() -> compile("b")).hasMessageContaining("'require_any' in ID 'x'");
+    }
+
+    @Test
+    void aPrereqRunsBeforeItsTargetAndAfterWhatTheTargetRequires() throws IOException {
+        sls("a.sls", """
+                target:
+                  test.nop:
+                    - require:
+                      - base
+                base:
+                  test.nop: []
+                stopper:
+                  test.nop:
+                    - prereq:
+                      - target
+                listener:
+                  test.nop:
+                    - listen:
+                      - stopper
+                """);
+        ExecutionPlan plan = compile("a");
+        assertThat(ids(plan)).containsExactly("base", "stopper", "target", "listener");
+        assertThat(plan.listens()).singleElement().satisfies(l -> {
+            assertThat(l.listener().id()).isEqualTo("listener");
+            assertThat(l.watched()).extracting(StateChunk::id).containsExactly("stopper");
+        });
     }
 
     @Test
@@ -201,5 +230,42 @@ class SlsCompilerTest {
     void aFunctionlessDeclarationIsAnError() throws IOException {
         sls("a.sls", "x:\n  test:\n    - y: 1\n");
         assertThatThrownBy(() -> compile("a")).hasMessageContaining("No function declared in state 'test'");
+    }
+
+    @Test
+    void plainStateKeysOfAnIdComeBeforeDottedOnesAsSaltReordersThem() throws IOException {
+        // Salt 3006.8: 'other: {test.nop: [], service: [running]}' gives service order 10000 and test 10001
+        sls("a.sls", "other:\n  test.nop: []\n  cmd:\n    - run\n    - name: 'true'\n");
+        assertThat(ids(compile("a"))).containsExactly("other", "other");
+        assertThat(compile("a").order()).extracting(StateChunk::state).containsExactly("cmd", "test");
+    }
+
+    @Test
+    void requisiteTargetsAreMatchedAsGlobsOnIdOrNameAsSaltsFnmatch() throws IOException {
+        sls("a.sls", """
+                conf_a:
+                  test.nop:
+                    - name: /etc/app/a.conf
+                conf_b:
+                  test.nop:
+                    - name: /etc/app/b.conf
+                other:
+                  test.nop:
+                    - name: /srv/x
+                reload:
+                  test.nop:
+                    - require:
+                      - test: /etc/app/*
+                    - watch:
+                      - conf_?
+                    - onchanges:
+                      - sls: 'a*'
+                """);
+        ExecutionPlan plan = compile("a");
+        StateChunk reload = plan.order().stream().filter(c -> c.id().equals("reload")).findFirst().orElseThrow();
+        assertThat(plan.requisitesOf(reload)).extracting(e -> e.kind().key() + ":" + e.target().id()).containsExactly(
+                "require:conf_a", "require:conf_b", "watch:conf_a", "watch:conf_b", "onchanges:conf_a",
+                "onchanges:conf_b", "onchanges:other");
+        assertThat(plan.lostRequisitesOf(reload)).isEmpty();
     }
 }

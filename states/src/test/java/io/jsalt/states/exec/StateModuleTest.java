@@ -42,6 +42,16 @@ class StateModuleTest {
             }
 
             @Override
+            public Map<String, Object> masterOpts() {
+                return Map.of("nodegroups", Map.of("webs", "web*"));
+            }
+
+            @Override
+            public List<String> envs() {
+                return List.of("base");
+            }
+
+            @Override
             public List<String> list(String prefix, String saltenv) {
                 try (Stream<Path> all = Files.walk(fileRoot)) {
                     return all.filter(Files::isRegularFile).map(p -> fileRoot.relativize(p).toString())
@@ -81,6 +91,11 @@ class StateModuleTest {
             @Override
             public Map<String, Object> pillar() {
                 return Map.of("app", Map.of("port", 8080, "name", "shop"));
+            }
+
+            @Override
+            public boolean targets(String matcher, Object expression, Map<String, Object> nodegroups) {
+                return MinionTargets.of(minionId(), grains(), pillar(), nodegroups).targets(matcher, expression);
             }
         };
         registry = ModuleRegistry.builtIn(context);
@@ -153,12 +168,15 @@ class StateModuleTest {
 
     @Test
     void highstateAppliesWhatTopGivesThisMinion() throws IOException {
-        write("top.sls", "base:\n  'web*':\n    - one\n  'db*':\n    - two\n");
+        write("top.sls", "base:\n  'web*':\n    - one\n  'db*':\n    - two\n  webs:\n    - match: nodegroup\n    - one\n"
+                + "  'os:Debian':\n    - match: grain\n    - three\n");
+        write("three.sls", "three:\n  test.nop: []\n");
         write("one.sls", "one:\n  test.succeed_with_changes: []\n");
         write("two.sls", "two:\n  test.fail_without_changes: []\n");
         CallResult r = registry.call("state.apply", List.of());
         assertThat(r.retcode()).as(r.toString()).isZero();
-        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) r.ret()).keySet())).containsExactly("test_|-one_|-one_|-succeed_with_changes");
+        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) r.ret()).keySet())).containsExactly(
+                "test_|-one_|-one_|-succeed_with_changes", "test_|-three_|-three_|-nop");
     }
 
     @Test
@@ -191,13 +209,91 @@ class StateModuleTest {
         assertThat(top.ret()).isEqualTo(Map.of("base", List.of("made")));
     }
 
+    /** The tree whose show_sls and show_low_sls real Salt 3006.8 answered (salt-call --local --out=json). */
+    private void writeShownTree(Path marker) throws IOException {
+        write("web/init.sls", """
+                include:
+                  - .other
+                conf:
+                  file.managed:
+                    - name: %s
+                    - contents: hi
+                    - require:
+                      - test: other
+                run:
+                  cmd.run:
+                    - names:
+                      - echo a
+                      - echo b
+                    - onchanges:
+                      - file: conf
+                """.formatted(marker));
+        write("web/other.sls", """
+                other:
+                  test.nop:
+                    - require_in:
+                      - cmd: run
+                  cmd:
+                    - run
+                    - name: 'true'
+                """);
+    }
+
     @Test
-    void showSlsListsTheCallsInOrderWithoutRunningThem() throws IOException {
+    void showSlsGivesSaltsHighDataWithoutRunningAnything() throws IOException {
         Path marker = target.resolve("never");
-        write("s.sls", "b:\n  cmd.run:\n    - name: touch " + marker + "\n    - require:\n      - a\na:\n  test.nop: []\n");
-        CallResult r = registry.call("state.show_sls", List.of("s"));
-        assertThat(r.ret().toString()).startsWith("[{state=test, __id__=a");
+        writeShownTree(marker);
+
+        CallResult r = registry.call("state.show_sls", List.of("web"));
+
+        assertThat(r.retcode()).as(r.toString()).isZero();
+        Map<?, ?> high = (Map<?, ?>) r.ret();
+        // Salt 3006.8: {"file": [{"name": ...}, {"contents": "hi"}, {"require": [{"test": "other"}]}, "managed",
+        // {"order": 10002}], "__sls__": "web", "__env__": "base"}
+        assertThat(high.get("conf")).isEqualTo(Map.of("file", List.of(Map.of("name", marker.toString()),
+                Map.of("contents", "hi"), Map.of("require", List.of(Map.of("test", "other"))), "managed",
+                Map.of("order", 10002)), "__sls__", "web", "__env__", "base"));
+        assertThat(high.get("other")).isEqualTo(Map.of("cmd", List.of("run", Map.of("name", "true"), Map.of("order", 10000)),
+                "test", List.of(Map.of("require_in", List.of(Map.of("cmd", "run"))), "nop", Map.of("order", 10001)),
+                "__sls__", "web.other", "__env__", "base"));
+        assertThat(((Map<?, ?>) high.get("run")).get("cmd")).isEqualTo(List.of(Map.of("names", List.of("echo a", "echo b")),
+                Map.of("onchanges", List.of(Map.of("file", "conf"))), "run", Map.of("order", 10003)));
         assertThat(Files.exists(marker)).isFalse();
+    }
+
+    @Test
+    void showLowSlsGivesSaltsLowChunksInDefinitionOrder() throws IOException {
+        Path marker = target.resolve("never");
+        writeShownTree(marker);
+
+        CallResult r = registry.call("state.show_low_sls", List.of("web"));
+
+        assertThat(r.retcode()).as(r.toString()).isZero();
+        List<?> low = (List<?>) r.ret();
+        assertThat(low).extracting(c -> ((Map<?, ?>) c).get("__id__") + ":" + ((Map<?, ?>) c).get("name") + ":"
+                + ((Map<?, ?>) c).get("order")).containsExactly("other:true:10000", "other:other:10001",
+                "conf:" + marker + ":10002", "run:echo a:10003.0001", "run:echo b:10003.0002");
+        assertThat(low.get(1)).isEqualTo(Map.of("state", "test", "name", "other", "__sls__", "web.other", "__env__", "base",
+                "__id__", "other", "require_in", List.of(Map.of("cmd", "run")), "order", 10001, "fun", "nop"));
+        assertThat(new java.util.ArrayList<Object>(((Map<?, ?>) low.get(2)).keySet())).startsWith("state", "name",
+                "__sls__", "__env__", "__id__");
+        assertThat(Files.exists(marker)).isFalse();
+    }
+
+    @Test
+    void showHighstateGivesTheHighDataOfWhatTopGivesThisMinionAndAnErrorListForABadTree() throws IOException {
+        write("top.sls", "base:\n  'web*':\n    - one\n  'db*':\n    - two\n");
+        write("one.sls", "one:\n  test.nop: []\n");
+        write("two.sls", "two:\n  test.nop: []\n");
+
+        CallResult r = registry.call("state.show_highstate", List.of());
+        assertThat(r.ret()).isEqualTo(Map.of("one", Map.of("test", List.of("nop", Map.of("order", 10000)),
+                "__sls__", "one", "__env__", "base")));
+
+        write("one.sls", "one:\n  test.nop:\n    - require:\n      - one_more\n    - require_in:\n      - nowhere\n");
+        CallResult bad = registry.call("state.show_highstate", List.of());
+        assertThat(bad.retcode()).isEqualTo(1);
+        assertThat(bad.ret().toString()).contains("Referenced state does not exist for requisite [require_in: nowhere]");
     }
 
     @Test
@@ -215,6 +311,7 @@ class StateModuleTest {
                     }).orElse(true));
             CallResult refused = registry.call("state.sls", List.of("quick"));
             assertThat(refused.retcode()).isEqualTo(1);
+            assertThat(registry.call("state.running", List.of()).ret()).isEqualTo(refused.ret());
             assertThat((List<?>) refused.ret()).singleElement().asString()
                     .startsWith("The function \"state.sls\" is running as PID " + ProcessHandle.current().pid());
             CallResult concurrent = registry.call("state.sls", List.of("quick", kw("concurrent", true)));
@@ -225,6 +322,7 @@ class StateModuleTest {
             Files.writeString(release, "");
             assertThat(slow.get(30, java.util.concurrent.TimeUnit.SECONDS).retcode()).isZero();
             assertThat(queued.get(30, java.util.concurrent.TimeUnit.SECONDS).retcode()).isZero();
+            assertThat(registry.call("state.running", List.of()).ret()).isEqualTo(List.of());
         } finally {
             Files.writeString(release, "");
             pool.shutdownNow();

@@ -248,4 +248,112 @@ class StateRunnerTest {
                 .containsEntry("comment", "An exception occurred in this state: Specified file relative/path is not an absolute path");
         assertThat(entry(ret, "test_|-ok_|-ok_|-nop")).containsEntry("result", true);
     }
+
+    private static List<String> byRunNum(Map<String, Object> ret) {
+        List<String> tags = new ArrayList<>(ret.keySet());
+        tags.sort(java.util.Comparator.comparingInt(t -> (Integer) entry(ret, t).get("__run_num__")));
+        return tags;
+    }
+
+    /** The tree real Salt 3006.8 ran (salt-call --local state.sls p): run order, results and comments as it gave them. */
+    private String prereqAndListenTree(Path conf, String contents) {
+        return """
+                stop_first:
+                  cmd.run:
+                    - name: echo stopping
+                    - prereq:
+                      - file: conf
+                conf:
+                  file.managed:
+                    - name: %s
+                    - contents: %s
+                not_needed:
+                  cmd.run:
+                    - name: echo never
+                    - prereq:
+                      - test: quiet
+                quiet:
+                  test.nop: []
+                listener:
+                  cmd.run:
+                    - name: echo listener
+                    - listen:
+                      - file: conf
+                listener_in:
+                  cmd.run:
+                    - name: echo li
+                listen_src:
+                  test.succeed_with_changes:
+                    - listen_in:
+                      - cmd: listener_in
+                """.formatted(conf, contents);
+    }
+
+    @Test
+    void prereqRunsFirstOnlyIfItsTargetWouldChangeAndListenRunsModWatchAtTheEnd() throws IOException {
+        Path conf = root.resolve("p.conf");
+
+        Map<String, Object> first = run(prereqAndListenTree(conf, "one"), false);
+
+        assertThat(byRunNum(first)).containsExactly("cmd_|-stop_first_|-echo stopping_|-run",
+                "file_|-conf_|-" + conf + "_|-managed", "cmd_|-not_needed_|-echo never_|-run", "test_|-quiet_|-quiet_|-nop",
+                "cmd_|-listener_|-echo listener_|-run", "cmd_|-listener_in_|-echo li_|-run",
+                "test_|-listen_src_|-listen_src_|-succeed_with_changes",
+                "cmd_|-listener_listener_|-echo listener_|-mod_watch", "cmd_|-listener_listener_in_|-echo li_|-mod_watch");
+        assertThat(entry(first, "cmd_|-stop_first_|-echo stopping_|-run")).containsEntry("result", true)
+                .extracting(e -> ((Map<?, ?>) e.get("changes")).get("stdout")).isEqualTo("stopping");
+        assertThat(entry(first, "cmd_|-not_needed_|-echo never_|-run")).containsEntry("result", true)
+                .containsEntry("comment", "No changes detected").containsEntry("changes", Map.of());
+        assertThat(entry(first, "cmd_|-listener_listener_|-echo listener_|-mod_watch")).containsEntry("__id__", "listener_listener")
+                .containsEntry("result", true);
+        assertThat(Files.readString(conf)).isEqualTo("one\n");
+
+        Map<String, Object> second = run(prereqAndListenTree(conf, "one"), false);
+
+        assertThat(entry(second, "cmd_|-stop_first_|-echo stopping_|-run")).containsEntry("comment", "No changes detected")
+                .containsEntry("changes", Map.of());
+        assertThat(second).doesNotContainKey("cmd_|-listener_listener_|-echo listener_|-mod_watch")
+                .containsKey("cmd_|-listener_listener_in_|-echo li_|-mod_watch");
+
+        Map<String, Object> dry = run(prereqAndListenTree(conf, "two"), true);
+
+        assertThat(entry(dry, "cmd_|-stop_first_|-echo stopping_|-run")).containsEntry("result", null)
+                .containsEntry("comment", "Command \"echo stopping\" would have been executed");
+        assertThat(entry(dry, "cmd_|-listener_listener_|-echo listener_|-mod_watch")).containsEntry("result", null);
+        assertThat(Files.readString(conf)).isEqualTo("one\n");
+    }
+
+    @Test
+    void aFailedPrereqKeepsItsTargetFromRunningAndMissingTargetsAreSaltsErrors() throws IOException {
+        Path conf = root.resolve("p.conf");
+        Map<String, Object> ret = run("""
+                pre_fails:
+                  cmd.run:
+                    - name: 'false'
+                    - prereq:
+                      - file: conf
+                conf:
+                  file.managed:
+                    - name: %s
+                    - contents: three
+                missing:
+                  cmd.run:
+                    - name: echo x
+                    - prereq:
+                      - test: nowhere
+                    - listen:
+                      - test: nowhere2
+                """.formatted(conf), false);
+
+        assertThat(entry(ret, "cmd_|-pre_fails_|-false_|-run")).containsEntry("result", false);
+        Map<String, Object> skipped = entry(ret, "file_|-conf_|-" + conf + "_|-managed");
+        assertThat(skipped).containsEntry("result", null).containsEntry("changes", Map.of()).containsEntry("__run_num__", 1);
+        assertThat(Files.exists(conf)).as("the prereq'd file is not written").isFalse();
+        assertThat(entry(ret, "cmd_|-missing_|-echo x_|-run")).containsEntry("result", false).containsEntry("comment",
+                "The following requisites were not found:\n                   prereq:\n                       test: nowhere\n");
+        assertThat(entry(ret, "Listen_Error_|-listen_nowhere2_|-listen_test_|-Listen_Error")).isEqualTo(Map.of(
+                "comment", "Referenced state test: nowhere2 does not exist", "name", "listen_test:nowhere2",
+                "result", false, "changes", Map.of(), "__run_num__", 3));
+        assertThat(StateRunner.failed(ret)).isTrue();
+    }
 }
