@@ -12,6 +12,7 @@ public final class BuiltinStates {
         TestStates.register(functions);
         FileStates.register(functions);
         CmdStates.register(functions);
+        ModuleStates.register(functions);
         return functions;
     }
 }
