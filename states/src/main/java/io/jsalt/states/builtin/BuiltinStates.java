@@ -13,6 +13,8 @@ public final class BuiltinStates {
         FileStates.register(functions);
         CmdStates.register(functions);
         ModuleStates.register(functions);
+        UserStates.register(functions);
+        GroupStates.register(functions);
         return functions;
     }
 }
