@@ -15,6 +15,7 @@ public final class BuiltinStates {
         ModuleStates.register(functions);
         UserStates.register(functions);
         GroupStates.register(functions);
+        PkgStates.register(functions);
         return functions;
     }
 }
