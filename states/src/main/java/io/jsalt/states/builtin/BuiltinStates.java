@@ -16,6 +16,7 @@ public final class BuiltinStates {
         UserStates.register(functions);
         GroupStates.register(functions);
         PkgStates.register(functions);
+        ServiceStates.register(functions);
         return functions;
     }
 }

@@ -146,8 +146,8 @@ public final class StateRunner {
             return StateResult.ok("State was not run because none of the onchanges reqs changed");
         }
         StateFunction function = functions.get(chunk.state(), chunk.fun()).orElseThrow();
-        if (watchedChanged && functions.watcher(chunk.state()).isPresent()) {
-            function = functions.watcher(chunk.state()).get();
+        if (watchedChanged && functions.watcher(chunk.state(), chunk.fun()).isPresent()) {
+            function = functions.watcher(chunk.state(), chunk.fun()).get();
         }
         StateCall call = new StateCall(chunk.name(), chunk.args(), test, salt, files, jinja,
                 context.forFile(chunk.sls(), context.path()));
