@@ -17,6 +17,7 @@ public final class BuiltinStates {
         GroupStates.register(functions);
         PkgStates.register(functions);
         ServiceStates.register(functions);
+        CronStates.register(functions);
         return functions;
     }
 }
