@@ -8,7 +8,6 @@ import io.jsalt.modules.builtin.accounts.AccountRoot;
 import io.jsalt.modules.builtin.accounts.GroupEntry;
 import io.jsalt.modules.builtin.accounts.ShadowCommand;
 import io.jsalt.modules.builtin.cmd.CommandOutcome;
-import io.jsalt.states.StatesException;
 import io.jsalt.states.run.StateCall;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where the user and group states read and change accounts: the host, or a root folder whose etc/passwd and
@@ -24,6 +25,7 @@ import java.util.Optional;
  * {@code groupmod} for what those functions do not offer (uid, gid, GECOS).
  */
 final class AccountStore {
+    private static final Logger LOG = LoggerFactory.getLogger(AccountStore.class);
     private static final Duration TIMEOUT = Duration.ofMinutes(1);
 
     private final Path root; // null: the host
@@ -87,14 +89,17 @@ final class AccountStore {
         return call.salt().call(fun, args, withRoot);
     }
 
-    /** Runs usermod or groupmod with one option; false (and why, in the exception) when it refused. */
-    void modify(String tool, String kind, String name, String option, String value) {
-        ShadowCommand command = ShadowCommand.of(tool).option(option, value)
+    /**
+     * Runs usermod or groupmod with one option ({@code allowDuplicate} adds {@code -o}); false when the tool refused,
+     * as Salt's user.chuid or group.chgid answer (the state then finds the value unchanged and says so).
+     */
+    boolean modify(String tool, String kind, String name, String option, String value, boolean allowDuplicate) {
+        ShadowCommand command = ShadowCommand.of(tool).flag("-o", allowDuplicate).option(option, value)
                 .root(AccountRoot.of(root == null ? null : root.toString())).account(kind, name);
         CommandOutcome outcome = ExternalTool.run(command.argv(), Map.of(), TIMEOUT);
         if (outcome.exitCode() != 0) {
-            throw new StatesException(tool + " " + option + " " + value + " " + name + ": "
-                    + ExternalTool.complaint(outcome));
+            LOG.info("{} {} for {}: {}", tool, option, name, ExternalTool.complaint(outcome));
         }
+        return outcome.exitCode() == 0;
     }
 }

@@ -60,8 +60,8 @@ public final class GroupStates {
         }
         for (Map.Entry<String, Object> change : changes.get().entrySet()) {
             switch (change.getKey()) {
-                case "gid" -> accounts.modify("groupmod", "group", name, call.flag("non_unique", false) ? "-og" : "-g",
-                        String.valueOf(gid));
+                case "gid" -> accounts.modify("groupmod", "group", name, "-g", String.valueOf(gid),
+                        call.flag("non_unique", false));
                 case "addusers" -> names(change.getValue()).forEach(u -> addUser(call, name, u));
                 case "delusers" -> names(change.getValue()).forEach(u -> delUser(call, name, u));
                 default -> setMembers(call, name, members);

@@ -114,10 +114,10 @@ public final class UserStates {
             accounts.call(call, "user.chshell", List.of(name, changes.remove("shell")), Map.of());
         }
         if (changes.containsKey("uid")) {
-            accounts.modify("usermod", "user", name, "-u", String.valueOf(changes.remove("uid")));
+            accounts.modify("usermod", "user", name, "-u", String.valueOf(changes.remove("uid")), false);
         }
         if (changes.containsKey("gid")) {
-            accounts.modify("usermod", "user", name, "-g", String.valueOf(changes.remove("gid")));
+            accounts.modify("usermod", "user", name, "-g", String.valueOf(changes.remove("gid")), false);
         }
         if (GECOS.stream().anyMatch(changes::containsKey)) {
             List<String> fields = new ArrayList<>();
@@ -125,7 +125,7 @@ public final class UserStates {
                 Object value = changes.containsKey(field) ? changes.remove(field) : pre.get(field);
                 fields.add(value == null ? "" : String.valueOf(value));
             }
-            accounts.modify("usermod", "user", name, "-c", String.join(",", fields).replaceAll(",+$", ""));
+            accounts.modify("usermod", "user", name, "-c", String.join(",", fields).replaceAll(",+$", ""), false);
         }
         if (changes.containsKey("groups")) {
             accounts.call(call, "user.chgroups", List.of(name, changes.remove("groups")),

@@ -91,6 +91,15 @@ class AccountStatesTest {
 
         assertThat(groups.present(call(files, false, "web", "delusers", list("root"))).result()).isTrue();
         assertThat(group("web").members()).isEmpty();
+
+        // a gid another group has needs non_unique (groupmod -o)
+        StateResult refused = groups.present(call(files, false, "web", "gid", 50));
+        assertThat(refused.result()).isFalse();
+        assertThat(refused.comment()).endsWith("gid: 50\nSome changes could not be applied");
+        assertThat(refused.changes()).isEqualTo(Map.of("Failed", Map.of("gid", 50L)));
+        assertThat(group("web").gid()).isEqualTo(2002);
+        assertThat(groups.present(call(files, false, "web", "gid", 50, "non_unique", true)).result()).isTrue();
+        assertThat(group("web").gid()).isEqualTo(50);
     }
 
     @Test
