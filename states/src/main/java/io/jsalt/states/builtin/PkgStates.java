@@ -47,16 +47,7 @@ public final class PkgStates {
             return StateResult.ok("No packages to install provided");
         }
         Map<String, String> before = packages.installed();
-        if (!call.args().containsKey("pkgs")) {
-            String name = call.name();
-            String version = desired.get(name);
-            if (version != null && version.equals(before.get(name))) {
-                return StateResult.ok("Version " + version + " of package '" + name + "' is already installed");
-            }
-            if (version == null && before.containsKey(name)) {
-                return StateResult.ok("Package " + name + " is already installed");
-            }
-        }
+        // Salt 3006 packs a lone name (and version) into pkgs, so its comments are those of a list
         if (call.flag("refresh", false)) {
             packages.refresh();
         }
@@ -244,8 +235,11 @@ public final class PkgStates {
                         || remnants.contains(e.getKey()))
                 .map(Map.Entry::getKey).sorted().toList();
         if (targets.isEmpty()) {
-            return StateResult.ok("None of the targeted packages are installed"
-                    + (action.equals("purge") ? " or partially installed" : ""));
+            boolean versioned = wanted.values().stream().anyMatch(Objects::nonNull);
+            return StateResult.ok(action.equals("purge")
+                    ? "None of the targeted packages are installed or partially installed"
+                    : "All specified packages" + (versioned ? " (matching specified versions)" : "")
+                            + " are already absent");
         }
         if (call.test()) {
             Map<String, Object> changes = new LinkedHashMap<>();

@@ -95,8 +95,11 @@ class PkgStatesTest {
         assertThat(r.changes()).isEqualTo(Map.of("jsalt-hello", Map.of("old", "", "new", "2.0-1")));
         assertThat(Files.readString(installedFile("jsalt-hello"))).isEqualTo("2.0-1\n");
 
+        // Salt 3006 treats a lone name as a list of one
         assertThat(pkg.installed(call(files, false, "jsalt-hello")).comment())
-                .isEqualTo("Package jsalt-hello is already installed");
+                .isEqualTo("All specified packages are already installed");
+        assertThat(pkg.installed(call(files, false, "x", "pkgs", list())).comment())
+                .isEqualTo("No packages to install provided");
     }
 
     @Test
@@ -106,7 +109,7 @@ class PkgStatesTest {
         assertThat(r.comment()).isEqualTo("2 targeted packages were installed/updated.");
         assertThat(dpkg.installed()).isEqualTo(Map.of("jsalt-hello", "1.0-1", "jsalt-extra", "1.0-1"));
         assertThat(pkg.installed(call(files, false, "jsalt-hello", "version", "1.0-1")).comment())
-                .isEqualTo("Version 1.0-1 of package 'jsalt-hello' is already installed");
+                .isEqualTo("All specified packages are already installed and are at the desired version");
         assertThat(pkg.installed(call(files, false, "x", "pkgs", list(Map.of("jsalt-hello", "1.0-1")))).comment())
                 .isEqualTo("All specified packages are already installed and are at the desired version");
 
@@ -180,7 +183,10 @@ class PkgStatesTest {
         assertThat(installedFile("jsalt-hello")).doesNotExist();
         assertThat(root.resolve("etc/jsalt-hello.conf")).exists();
         assertThat(pkg.removed(call(files, false, "jsalt-hello")).comment())
-                .isEqualTo("None of the targeted packages are installed");
+                .isEqualTo("All specified packages are already absent");
+        assertThat(pkg.removed(call(files, false, "jsalt-extra", "version", "0.9-1")).comment())
+                .isEqualTo("All specified packages (matching specified versions) are already absent");
+        assertThat(dpkg.installed()).containsKey("jsalt-extra");
 
         // removed but not purged: purged still has its configuration to remove
         StateResult purged = pkg.purged(call(files, false, "x", "pkgs", list("jsalt-hello", "jsalt-extra")));
