@@ -44,6 +44,10 @@ public final class CronStates {
         String daymonth = field(call, "daymonth");
         String month = field(call, "month");
         String dayweek = field(call, "dayweek");
+        String bad = malformed(name, identifier, special, minute, hour, daymonth, month, dayweek);
+        if (bad != null) {
+            return StateResult.failed(bad);
+        }
         CronJobs jobs = new CronJobs(store, user);
         if (call.test()) {
             String status = jobs.list().status(name, identifier, special, comment, commented,
@@ -86,6 +90,25 @@ public final class CronStates {
                     + "'s crontab");
             default -> StateResult.failed("Cron " + name + " for user " + user + " failed to commit with error " + data);
         };
+    }
+
+    /**
+     * What would break the crontab's lines (Salt writes them as given): a time field with spaces would shift the
+     * command, a new line in the command or identifier would add a line of its own. Null when all is well.
+     */
+    private static String malformed(String cmd, String identifier, String special, String... fields) {
+        if (cmd.isEmpty() || cmd.contains("\n") || identifier.contains("\n")) {
+            return "Cron " + cmd.strip() + ": the command and the identifier must be one non-empty line";
+        }
+        if (special != null && !special.matches("@[a-z]+")) {
+            return "Cron " + cmd + ": invalid special '" + special + "' (@reboot, @daily, ...)";
+        }
+        for (String field : fields) {
+            if (field.isEmpty() || !field.matches("\\S+")) {
+                return "Cron " + cmd + ": invalid time field '" + field + "' (no spaces allowed)";
+            }
+        }
+        return null;
     }
 
     /** Salt's {@code identifier=False} default: the command itself. */

@@ -117,4 +117,13 @@ class CronStatesTest {
                 + "user 'jsalt-nosuch-user' unknown");
         assertThat(spool.resolve("jsalt-nosuch-user")).doesNotExist();
     }
+
+    @Test
+    void fieldsThatWouldBreakTheCrontabAreRefused() throws Exception {
+        assertThat(cron.present(call(files, false, "/bin/x", "minute", "* * * * * /bin/evil #")).comment())
+                .isEqualTo("Cron /bin/x: invalid time field '* * * * * /bin/evil #' (no spaces allowed)");
+        assertThat(cron.present(call(files, false, "/bin/x\n* * * * * /bin/evil")).result()).isFalse();
+        assertThat(cron.present(call(files, false, "/bin/x", "special", "@daily /bin/evil")).result()).isFalse();
+        assertThat(spool.resolve("root")).doesNotExist();
+    }
 }
