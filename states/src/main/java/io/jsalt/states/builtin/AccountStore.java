@@ -8,6 +8,7 @@ import io.jsalt.modules.builtin.accounts.AccountRoot;
 import io.jsalt.modules.builtin.accounts.GroupEntry;
 import io.jsalt.modules.builtin.accounts.ShadowCommand;
 import io.jsalt.modules.builtin.cmd.CommandOutcome;
+import io.jsalt.states.StatesException;
 import io.jsalt.states.run.StateCall;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +78,14 @@ final class AccountStore {
 
     /** A path of the accounts' world (a home folder) on this machine. */
     Path hostPath(String path) {
-        return root == null ? Path.of(path) : root.resolve(path.replaceFirst("^/+", ""));
+        if (root == null) {
+            return Path.of(path);
+        }
+        Path inside = root.resolve(path.replaceFirst("^/+", "")).normalize();
+        if (!inside.startsWith(root)) {
+            throw new StatesException("Path " + path + " leaves the accounts' root " + root);
+        }
+        return inside;
     }
 
     /** Calls an execution function with {@code root=} when the accounts are not the host's. */
