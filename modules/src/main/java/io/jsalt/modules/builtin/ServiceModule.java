@@ -43,7 +43,7 @@ public final class ServiceModule implements ExecutionModule {
      * For tests: systemd runs when {@code marker} is a folder (/run/systemd/system on a host); the SysV scripts and
      * links are under {@code sysvRoot}/etc; processes for {@code sig} are read from {@code proc}.
      */
-    ServiceModule(Path marker, Path sysvRoot, Path proc) {
+    public ServiceModule(Path marker, Path sysvRoot, Path proc) {
         this.systemd = new Systemd(marker);
         this.sysvServices = new SysvServices(sysvRoot);
         this.proc = proc;

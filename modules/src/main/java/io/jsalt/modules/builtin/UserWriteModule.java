@@ -156,7 +156,8 @@ public final class UserWriteModule implements ExecutionModule {
         if (Set.copyOf(accounts.groupNames(user)).equals(Set.copyOf(groups))) {
             return true;
         }
-        CommandOutcome outcome = run(ShadowCommand.of("usermod").flag("-a", append).option("-G", String.join(",", groups))
+        CommandOutcome outcome = run(ShadowCommand.of("usermod").flag("-a", append)
+                .optionEvenIfEmpty("-G", String.join(",", groups))
                 .root(at).account("user", name));
         if (outcome.exitCode() != 0 && outcome.stderr().contains("not found in")) {
             // as Salt: a group usermod cannot see locally (old pam_ldap setups) is tried with gpasswd, one by one

@@ -245,6 +245,15 @@ class AccountWritesTest {
         assertThat(host.group(group)).isEmpty();
         assertThat(calls.ret("user.chshell", user, "/bin/sh", kwargs("root", root.toString()))).isEqualTo(true);
         assertThat(inRoot.user(user).orElseThrow().shell()).isEqualTo("/bin/sh");
+        // gpasswd takes the root as -Q (its -R means something else)
+        assertThat(calls.ret("group.adduser", group, user, kwargs("root", root.toString()))).isEqualTo(true);
+        assertThat(inRoot.group(group).orElseThrow().members()).containsExactly(user);
+        assertThat(calls.ret("group.deluser", group, user, kwargs("root", root.toString()))).isEqualTo(true);
+        assertThat(inRoot.group(group).orElseThrow().members()).isEmpty();
+        calls.ret("group.adduser", group, user, kwargs("root", root.toString()));
+        // an empty list clears the supplementary groups (usermod -G '')
+        assertThat(calls.ret("user.chgroups", user, List.of(), kwargs("root", root.toString()))).isEqualTo(true);
+        assertThat(inRoot.group(group).orElseThrow().members()).isEmpty();
         assertThat(calls.ret("user.delete", user, kwargs("root", root.toString()))).isEqualTo(true);
         assertThat(inRoot.user(user)).isEmpty();
         assertThat(calls.call("user.add", user, kwargs("root", "relative/path")).ret()).isEqualTo(

@@ -12,6 +12,12 @@ public final class BuiltinStates {
         TestStates.register(functions);
         FileStates.register(functions);
         CmdStates.register(functions);
+        ModuleStates.register(functions);
+        UserStates.register(functions);
+        GroupStates.register(functions);
+        PkgStates.register(functions);
+        ServiceStates.register(functions);
+        CronStates.register(functions);
         return functions;
     }
 }

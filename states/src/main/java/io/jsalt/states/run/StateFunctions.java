@@ -15,7 +15,10 @@ public final class StateFunctions {
         return this;
     }
 
-    /** What {@code watch} runs for {@code state} when a watched state changed something (Salt's {@code mod_watch}). */
+    /**
+     * What {@code watch} runs for {@code state} (or for one {@code state.fun}) when a watched state changed something
+     * (Salt's {@code mod_watch}).
+     */
     public StateFunctions addWatch(String state, StateFunction function) {
         watchers.put(state, function);
         return this;
@@ -27,6 +30,15 @@ public final class StateFunctions {
 
     public Optional<StateFunction> watcher(String state) {
         return Optional.ofNullable(watchers.get(state));
+    }
+
+    /**
+     * The {@code mod_watch} for {@code state.fun}: one registered for that very function ({@code addWatch(
+     * "service.running", ...)}, as Salt's mod_watch looks at {@code sfun}), else the state module's.
+     */
+    public Optional<StateFunction> watcher(String state, String fun) {
+        StateFunction own = watchers.get(state + "." + fun);
+        return own != null ? Optional.of(own) : watcher(state);
     }
 
     public Set<String> names() {

@@ -229,8 +229,8 @@ public final class StateRunner {
             return StateResult.ok("No changes detected");
         }
         StateFunction function = functions.get(chunk.state(), chunk.fun()).orElseThrow();
-        if (watchedChanged && functions.watcher(chunk.state()).isPresent()) {
-            function = functions.watcher(chunk.state()).get();
+        if (watchedChanged && functions.watcher(chunk.state(), chunk.fun()).isPresent()) {
+            function = functions.watcher(chunk.state(), chunk.fun()).get();
         }
         return call(chunk, function, test, context);
     }

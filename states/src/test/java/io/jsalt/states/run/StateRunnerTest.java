@@ -235,9 +235,9 @@ class StateRunnerTest {
     @Test
     void anUnknownStateFunctionStopsTheRunBeforeAnythingRuns() {
         Path marker = root.resolve("never");
-        assertThatThrownBy(() -> run("first:\n  cmd.run:\n    - name: touch " + marker + "\nx:\n  pkg.installed: []\n", false))
+        assertThatThrownBy(() -> run("first:\n  cmd.run:\n    - name: touch " + marker + "\nx:\n  pkg.frobnicated: []\n", false))
                 .isInstanceOf(StateCompileException.class)
-                .hasMessage("State 'pkg.installed' was not found in SLS 'a'");
+                .hasMessage("State 'pkg.frobnicated' was not found in SLS 'a'");
         assertThat(Files.exists(marker)).isFalse();
     }
 

@@ -31,6 +31,13 @@ public final class ShadowCommand {
         return this;
     }
 
+    /** Adds {@code option value} even when the value is empty ({@code usermod -G ''} clears the groups, as Salt does). */
+    public ShadowCommand optionEvenIfEmpty(String option, String value) {
+        options.add(option);
+        options.add(value);
+        return this;
+    }
+
     /** Adds {@code option value} when the value is given (not null, not empty). */
     public ShadowCommand option(String option, String value) {
         if (value != null && !value.isEmpty()) {
@@ -40,10 +47,13 @@ public final class ShadowCommand {
         return this;
     }
 
-    /** {@code -R root}: work on the account files under that folder (useradd's chroot), when given. */
+    /**
+     * {@code -R root}: work on the account files under that folder (useradd's chroot), when given; gpasswd spells it
+     * {@code -Q}, its {@code -R} restricts the group instead.
+     */
     public ShadowCommand root(AccountRoot root) {
         if (!root.isHost()) {
-            options.add("-R");
+            options.add(tool.equals("gpasswd") ? "-Q" : "-R");
             options.add(root.path().toString());
         }
         return this;
