@@ -223,7 +223,7 @@ public final class Master implements AutoCloseable {
                 "mk_token", tokens::mkToken,
                 "get_token", tokens::getToken,
                 "rm_token", tokens::rmToken,
-                "job_returns", new OwnJobReturns(eauth, clientKey, jobs),
+                "job_returns", new OwnJobReturns(eauth, clientKey, jobs, targets),
                 "fire_hook", new HookEvent(clientKey, events));
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(

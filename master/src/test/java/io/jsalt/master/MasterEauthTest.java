@@ -7,6 +7,7 @@ import io.jsalt.config.MasterConfig;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.request.ClientKey;
 import io.jsalt.master.support.HandMadeMinion;
 import io.jsalt.master.support.TestKeys;
 import io.jsalt.transport.RequestClient;
@@ -45,6 +46,7 @@ class MasterEauthTest {
     RequestClient client;
     HandMadeMinion web1;
     Path users;
+    MasterConfig config;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -69,7 +71,7 @@ class MasterEauthTest {
                       - '@runner'
                 token_expire: 3600
                 """.formatted(users));
-        MasterConfig config = MasterConfig.builder(root).configDir(conf).interfaceAddress("127.0.0.1").publishPort(publishPort)
+        config = MasterConfig.builder(root).configDir(conf).interfaceAddress("127.0.0.1").publishPort(publishPort)
                 .retPort(retPort).workerThreads(2).autoAccept(true).timeout(3).build();
         Files.createDirectories(config.pkiDir());
         Path pem = config.pkiDir().resolve("master.pem");
@@ -123,6 +125,26 @@ class MasterEauthTest {
         assertThat(call(Map.of("cmd", "job_returns", "jid", "20990101000000000000", "token", thatch)))
                 .containsEntry("error", "Authorization error occurred.");
         assertThat(call(Map.of("cmd", "job_returns", "jid", jid))).containsEntry("error", "Authentication error occurred.");
+    }
+
+    @Test
+    void aUserCannotReadAJobTheRootCliPublishedUnderTheirNameBeyondTheirRights() throws Exception {
+        String deploy = login("deploy", "pw-deploy");
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "publish");
+        load.put("tgt", "*");
+        load.put("fun", "test.echo");
+        load.put("arg", List.of("root's secret"));
+        load.put("tgt_type", "glob");
+        load.put("ret", "");
+        load.put("jid", "");
+        load.put("user", "deploy"); // the root CLI run by an OS user who is also called deploy
+        load.put("key", Files.readString(ClientKey.file(config.cachedir(), System.getProperty("user.name"))).trim());
+        String jid = Wire.string(call(load), "jid");
+        await().atMost(WAIT).until(() -> !master.jobs().returns(jid).isEmpty());
+
+        assertThat(master.jobs().job(jid).orElseThrow().user()).isEqualTo("deploy");
+        assertThat(call(Map.of("cmd", "job_returns", "jid", jid, "token", deploy))).containsEntry("error", "Authorization error occurred.");
     }
 
     @Test

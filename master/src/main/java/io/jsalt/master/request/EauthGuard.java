@@ -117,6 +117,10 @@ public final class EauthGuard implements ClearCommand {
 
     /** An ACL's own target, resolved now; one that cannot be matched allows nothing. */
     private Set<String> expand(String tgt, String tgtType) {
+        return expand(targets, tgt, tgtType);
+    }
+
+    static Set<String> expand(TargetResolver targets, String tgt, String tgtType) {
         try {
             return new LinkedHashSet<>(targets.resolve(tgtType, tgt).expected());
         } catch (InvalidTargetException e) {
