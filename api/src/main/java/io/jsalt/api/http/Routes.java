@@ -183,7 +183,19 @@ final class Routes {
         chunk.put("fun", "key.gen_accept");
         chunk.put("id_", mid);
         boolean inline = chunk.get("username") != null || chunk.get("token") != null || ex.token() == null;
-        Object answer = runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline));
+        // inline passwords tried here count against the same per-address limit as /login and /run
+        if (inline && !throttle.allows(ex.remote())) {
+            throw new ApiException(429, "Too many failed logins from this address: try again later");
+        }
+        Object answer;
+        try {
+            answer = runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline));
+        } catch (ApiException e) {
+            if (inline && e.status() == 401) {
+                throttle.failed(ex.remote());
+            }
+            throw e;
+        }
         Object ret = answer instanceof Map<?, ?> m && m.get("data") instanceof Map<?, ?> d ? d.get("return") : null;
         if (!(ret instanceof Map<?, ?> keys) || !(keys.get("pub") instanceof String pub) || !(keys.get("priv") instanceof String priv)) {
             throw new ApiException(409, "the key of " + mid + " is already accepted (force=true replaces it)");

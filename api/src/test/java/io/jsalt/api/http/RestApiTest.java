@@ -274,6 +274,24 @@ class RestApiTest {
         }
     }
 
+    @Test
+    void passwordsTriedThroughPostKeysCountAgainstTheSameLimit() throws Exception {
+        try (io.jsalt.api.ApiServer other = cluster.anotherApi(Map.of("file", Map.of("^filename", users.toString(),
+                "admin", List.of(".*"))), List.of("local", "wheel"))) {
+            String base = "http://127.0.0.1:" + other.port();
+            for (int i = 0; i < Routes.MAX_LOGIN_FAILURES; i++) {
+                assertThat(send(keysRequest(base, "wrong")).status).isEqualTo(401);
+            }
+            assertThat(send(keysRequest(base, "adminpw")).status).as("even the right password, for now").isEqualTo(429);
+            assertThat(send(loginRequest(base, "adminpw")).status).as("and /login from the same address").isEqualTo(429);
+        }
+    }
+
+    private static HttpRequest keysRequest(String base, String password) {
+        return HttpRequest.newBuilder(URI.create(base + "/keys")).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("mid=guessed&username=admin&eauth=file&password=" + password)).build();
+    }
+
     private static HttpRequest loginRequest(String base, String password) {
         return HttpRequest.newBuilder(URI.create(base + "/login")).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"admin\",\"password\":\"" + password
