@@ -226,8 +226,10 @@ public final class PostgresJobCache implements JobCache {
             LOG.error("job cache database {} refused queued records ({}); retrying", connector.describe(), e.getMessage());
             retryLater(RETRY_MILLIS);
             return;
-        } catch (JobCacheException e) {
-            LOG.error("job cache: {}; retrying", e.getMessage());
+        } catch (RuntimeException e) { // a JobCacheException too
+            // anything else (a damaged spool file) must not end the scheduled catch-up silently: the spool would
+            // only grow until full, and every return after it be refused
+            LOG.error("job cache: writing the queue back failed ({}); retrying", e.toString());
             retryLater(RETRY_MILLIS);
             return;
         }
