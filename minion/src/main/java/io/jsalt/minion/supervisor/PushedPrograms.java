@@ -68,6 +68,11 @@ final class PushedPrograms {
         StringBuilder text = new StringBuilder("; written by supervisor.add: supervisor.remove deletes it\n")
                 .append("[program:").append(program).append("]\n");
         keys.forEach((k, v) -> text.append(k).append(" = ").append(v).append('\n'));
+        writePrivately(program, text.toString());
+    }
+
+    /** The file replaced atomically through a 0600 temporary one: an {@code environment=} may hold secrets. */
+    private void writePrivately(String program, String text) {
         Path file = file(program);
         try {
             if (!Files.isDirectory(dir)) {
@@ -106,7 +111,7 @@ final class PushedPrograms {
             if (text == null) {
                 Files.deleteIfExists(file(program));
             } else {
-                Files.writeString(file(program), text, StandardCharsets.UTF_8);
+                writePrivately(program, text);
             }
         } catch (IOException e) {
             throw new ConfigException(file(program), "cannot restore the program's file: " + e.getMessage(), e);
