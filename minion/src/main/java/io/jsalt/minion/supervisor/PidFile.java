@@ -3,11 +3,22 @@ package io.jsalt.minion.supervisor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** A daemon's pid file: a decimal pid on its first line, as daemons write it. */
+/**
+ * A daemon's pid file: a decimal pid on its first line, as daemons write it. Only a file that the minion's
+ * own user or root owns, and that nobody else may write, is believed: the process it names is stopped and
+ * killed as the program's, so a pid written by another user (sshd's, say) must never be taken.
+ */
 final class PidFile {
+    private static final Logger log = LoggerFactory.getLogger(PidFile.class);
+
     /** More than this is not a pid file. */
     private static final long MAX_BYTES = 64;
 
@@ -17,7 +28,10 @@ final class PidFile {
     /** The pid the file names, empty when it is missing, unreadable, or does not hold a pid above 1. */
     static OptionalLong read(Path file) {
         try {
-            if (!Files.isRegularFile(file) || Files.size(file) > MAX_BYTES) {
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) > MAX_BYTES) {
+                return OptionalLong.empty();
+            }
+            if (!trusted(file)) {
                 return OptionalLong.empty();
             }
             String text = new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).strip();
@@ -27,5 +41,19 @@ final class PidFile {
         } catch (IOException | NumberFormatException e) {
             return OptionalLong.empty();
         }
+    }
+
+    private static boolean trusted(Path file) throws IOException {
+        PosixFileAttributes a = Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        String owner = a.owner().getName();
+        boolean ownedByUs = owner.equals("root") || owner.equals(System.getProperty("user.name"));
+        boolean othersWrite = a.permissions().contains(PosixFilePermission.GROUP_WRITE)
+                || a.permissions().contains(PosixFilePermission.OTHERS_WRITE);
+        if (!ownedByUs || othersWrite) {
+            log.warn("pidfile {} is not believed: owned by {} with mode {} (it must be the minion's user's or root's, "
+                    + "writable by its owner only)", file, owner, java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()));
+            return false;
+        }
+        return true;
     }
 }

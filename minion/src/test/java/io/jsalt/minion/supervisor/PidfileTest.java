@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,6 +82,23 @@ class PidfileTest {
 
         ProcessSnapshot fatal = harness.awaitState("none", ProcessState.FATAL);
         assertThat(fatal.description()).isEqualTo("pidfile " + pidfile + ": no process started by the command");
+    }
+
+    @Test
+    void aPidfileOthersMayWriteIsNotBelievedAndItsProcessIsLeftAlone() throws Exception {
+        Process outside = new ProcessBuilder("sleep", "1000").start();
+        long pid = track(outside.pid());
+        Path pidfile = dir.resolve("planted.pid");
+        Files.writeString(pidfile, pid + "\n");
+        Files.setPosixFilePermissions(pidfile, PosixFilePermissions.fromString("rw-rw-rw-"));
+
+        // a command that starts nothing: only the planted pid could make this program RUNNING
+        harness = new SupervisorHarness(dir, Map.of("planted", Map.of("command", "true", "pidfile", pidfile.toString(),
+                "startsecs", "0", "startretries", "0"))).start();
+
+        harness.awaitState("planted", ProcessState.FATAL);
+        assertThat(harness.statesOf("planted")).doesNotContain(ProcessState.RUNNING);
+        assertThat(alive(pid)).as("the planted pid's process is left alone").isTrue();
     }
 
     @Test
