@@ -27,6 +27,9 @@ final class ZmqRequestClient implements RequestClient {
     static final long ANY_SIZE = -1;
 
     private final ZContext context;
+    /** How often a request in flight looks whether its transport is closing. */
+    private static final long CLOSING_CHECK_MS = 100;
+
     private final String endpoint;
     private final IdleTimer idleTimer;
     private final PollerNudge nudge;
@@ -36,6 +39,8 @@ final class ZmqRequestClient implements RequestClient {
     private ZMQ.Socket socket;
     /** Set by {@link #close} and by the transport closing; a request in flight then drops its socket itself. */
     private volatile boolean closed;
+    /** Set by the transport closing: a request in flight gives up within {@link #CLOSING_CHECK_MS}. */
+    private volatile boolean transportClosing;
     private volatile Runnable onClose = () -> { };
     private long idleCloseMs = -1;
     /** Counts the requests made; an idle check closes the socket only if none came since it was scheduled. */
@@ -118,9 +123,11 @@ final class ZmqRequestClient implements RequestClient {
                     nextNudgeMs = PollerNudge.nextNudgeMs(NUDGE_AFTER_MS, elapsedMs, NUDGE_EVERY_MS);
                     continue;
                 }
-                left = Math.min(left, nextNudgeMs - elapsedMs);
+                // bounded so that a closing transport is noticed even when JeroMQ's ETERM wake-up of this poll is
+                // lost (seen about once in thousands of closes: the close then waited out its whole close wait)
+                left = Math.min(Math.min(left, nextNudgeMs - elapsedMs), CLOSING_CHECK_MS);
                 int ready = poller.poll(left);
-                if (ready < 0) {
+                if (ready < 0 || transportClosing) {
                     // the socket context is terminating (ETERM): the transport is closing
                     discardSocket();
                     throw new TransportException("request to " + endpoint + " abandoned: the transport is closed");
@@ -207,6 +214,7 @@ final class ZmqRequestClient implements RequestClient {
      */
     void closeFromTransport() {
         closed = true;
+        transportClosing = true;
         if (lock.tryLock()) {
             try {
                 discardSocket();
