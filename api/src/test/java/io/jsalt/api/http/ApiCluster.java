@@ -43,16 +43,29 @@ final class ApiCluster implements AutoCloseable {
     }
 
     ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
+        Map<String, Map<String, Object>> minions = new java.util.LinkedHashMap<>();
+        for (String id : minionIds) {
+            minions.put(id, Map.of());
+        }
+        return start(externalAuth, enabledClients, minions);
+    }
+
+    /** As above, each minion with keys of its own config added (grains, supervisor programs, ...). */
+    ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, Map<String, Map<String, Object>> minionSettings)
+            throws IOException {
         // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
         Files.createDirectories(masterConfig.configDir());
         Files.writeString(masterConfig.configDir().resolve("master"),
                 new org.eclipse.jetty.util.ajax.JSON().toJSON(Map.of("external_auth", externalAuth)));
         master = new Master(masterConfig, transport);
         master.start();
-        for (String id : minionIds) {
-            MinionConfig config = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
+        for (Map.Entry<String, Map<String, Object>> m : minionSettings.entrySet()) {
+            String id = m.getKey();
+            io.jsalt.config.MinionConfigBuilder builder = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
                     .master("127.0.0.1").masterPort(masterConfig.retPort()).publishPort(masterConfig.publishPort())
-                    .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5).build();
+                    .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5);
+            m.getValue().forEach(builder::set);
+            MinionConfig config = builder.build();
             Files.createDirectories(config.pkiDir());
             Files.writeString(config.pkiDir().resolve("minion.pem"), SaltVectors.text("keys/minion.pem"));
             Files.writeString(config.pkiDir().resolve("minion.pub"), SaltVectors.text("keys/minion.pub"));
