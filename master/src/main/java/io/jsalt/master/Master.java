@@ -51,6 +51,7 @@ import io.jsalt.master.request.ReturnHandler;
 import io.jsalt.master.request.TokenCommands;
 import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.runner.JobsRunner;
+import io.jsalt.master.runner.LastSeenRunner;
 import io.jsalt.master.runner.ManageRunner;
 import io.jsalt.master.runner.MinionJobs;
 import io.jsalt.master.runner.RunnerCommand;
@@ -58,6 +59,7 @@ import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
 import io.jsalt.master.supervision.FleetProcesses;
 import io.jsalt.master.supervision.SupervisorRunner;
+import io.jsalt.master.session.LastSeen;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.session.SignIns;
 import io.jsalt.master.targeting.TargetResolver;
@@ -184,11 +186,14 @@ public final class Master implements AutoCloseable {
                 ? io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir()) : io.jsalt.master.supervision.FleetStore.NONE);
         started.push(fleet);
         events.addListener(fleet);
+        LastSeen lastSeen = new LastSeen(java.time.Clock.systemUTC());
+        events.addListener(lastSeen);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
             pillars.forget(id);
             signIns.forget(id);
             fleet.forget(id);
+            lastSeen.forget(id);
         });
         TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
@@ -202,7 +207,8 @@ public final class Master implements AutoCloseable {
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
                 new TargetRunner(targets),
-                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
+                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout()),
+                new LastSeenRunner(lastSeen)));
         FileServer fileServer = new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize());
         FileServerCommands files = new FileServerCommands(fileServer);
         MasterOptsCommand masterOpts = new MasterOptsCommand(fileServer, () -> this.config.nodegroups());

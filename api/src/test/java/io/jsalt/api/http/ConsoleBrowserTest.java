@@ -101,6 +101,7 @@ class ConsoleBrowserTest {
         List<WebElement> web01 = minionRow("web-01").findElements(org.openqa.selenium.By.tagName("td"));
         assertThat(web01.get(1).getText()).isEqualTo("accepted");
         assertThat(web01.get(2).getText()).isEqualTo("connected");
+        assertThat(web01.get(3).getText()).matches("\\d+ s ago"); // its returns, start and process reports: manage.last_seen
         browser.screenshot("minions");
 
         browser.type("#minion-filter", "web-02");
