@@ -28,6 +28,7 @@ final class Console {
             Map.entry("/app.css", "app.css"),
             Map.entry("/app.js", "app.js"),
             Map.entry("/api.js", "api.js"),
+            Map.entry("/args.js", "args.js"),
             Map.entry("/dom.js", "dom.js"),
             Map.entry("/output.js", "output.js"),
             Map.entry("/minions.js", "minions.js"),

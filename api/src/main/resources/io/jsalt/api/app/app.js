@@ -45,7 +45,12 @@ function route() {
   const hash = location.hash.replace(/^#/, '');
   const slash = hash.indexOf('/');
   const name = slash < 0 ? hash : hash.slice(0, slash);
-  const param = slash < 0 ? '' : decodeURIComponent(hash.slice(slash + 1));
+  let param = '';
+  try {
+    param = slash < 0 ? '' : decodeURIComponent(hash.slice(slash + 1));
+  } catch (e) {
+    // a malformed %-escape: the page gets no parameter
+  }
   const page = Object.prototype.hasOwnProperty.call(PAGES, name) ? name : 'minions';
   status('');
   showSection(page);

@@ -35,7 +35,7 @@ async function fingerprint(id) {
 async function act(id, state, action, options) {
   const finger = await fingerprint(id);
   const title = action[0].toUpperCase() + action.slice(1) + ' the ' + state + ' key of ' + id + '?';
-  const detail = action === 'accept' ? 'Compare its fingerprint with the minion\'s own (jsalt-call --local key.finger) before accepting it.'
+  const detail = action === 'accept' ? 'Compare its fingerprint with the one of the minion\'s own key before accepting it.'
     : 'Its fingerprint:';
   if (!await confirmAction(title, detail, finger || 'fingerprint unknown')) {
     status('Nothing changed.');

@@ -5,6 +5,7 @@
 // passed or the user stops waiting.
 
 import { events, lowstate, runner } from './api.js';
+import { parseArgs } from './args.js';
 import { byId, debounce, el, failed, pageLink, status } from './dom.js';
 import { render } from './output.js';
 
@@ -15,11 +16,6 @@ let watch = null;
 /** The job whose returns are on the page (watched or finished). */
 let shown = null;
 const functionsOf = new Map();
-
-/** The arguments as the CLI takes them: one per line, name=value lines as they are (the minion reads those as keywords). */
-function args() {
-  return form.arg.value.split('\n').map((s) => s.trim()).filter((s) => s);
-}
 
 async function preview() {
   const asked = ++previewAsked;
@@ -227,8 +223,9 @@ async function submit(event) {
   try {
     await Promise.race([open, stream.then(() => { throw new Error('the event stream ended before the job was published'); }),
       new Promise((_, reject) => setTimeout(() => reject(new Error('the event stream did not open within 10 s')), 10000))]);
+    const { arg, kwarg } = parseArgs(form.arg.value);
     const job = await lowstate({ client: 'local_async', tgt: form.tgt.value.trim(), tgt_type: form.tgt_type.value,
-      fun: form.fun.value.trim(), arg: args() });
+      fun: form.fun.value.trim(), arg: arg, kwarg: kwarg });
     if (state.finished) {
       return;
     }

@@ -148,6 +148,28 @@ class ConsoleBrowserTest {
         }
     }
 
+    @Test
+    void argumentsAreTypedAsTheCliTypesThemAndAFailedReturnIsMarked() {
+        logIn("admin", "adminpw");
+        go("#run");
+        browser.type("#run-form input[name=tgt]", "web-02");
+        browser.find("#run-form select[name=tgt_type] option[value=glob]").click();
+        browser.type("#run-form input[name=fun]", "test.arg");
+        browser.type("#run-form textarea[name=arg]", "1\ntwo\n'3'\n[1, 2]\ntxt=hello\nflag=yes");
+        browser.find("#run-submit").click();
+        browser.waitFor("web-02's return", () -> returnBox("web-02").getAttribute("class").contains("returned"));
+        // Salt's nested layout: a list of lists gets "|_", a mapping nested in a return its "----------"
+        assertThat(returnBox("web-02").getText()).isEqualTo(String.join("\n", "web-02:", "    ----------", "    args:", "        - 1",
+                "        - two", "        - 3", "        |_", "          - 1", "          - 2", "    kwargs:", "        ----------",
+                "        flag:", "            True", "        txt:", "            hello"));
+
+        browser.type("#run-form input[name=fun]", "test.retcode");
+        browser.type("#run-form textarea[name=arg]", "code=3");
+        browser.find("#run-submit").click();
+        browser.waitFor("the failed return", () -> returnBox("web-02").getAttribute("class").contains("failed"));
+        assertThat(returnBox("web-02").findElement(org.openqa.selenium.By.cssSelector("span")).getAttribute("class")).isEqualTo("o-red");
+    }
+
     private WebElement returnBox(String minion) {
         return browser.find("#returns .minion-return[data-minion='" + minion + "']");
     }
@@ -200,43 +222,57 @@ class ConsoleBrowserTest {
     }
 
     @Test
-    void aPendingKeyIsAcceptedOnlyAfterItsConfirmationThenDeleted() throws Exception {
+    void aPendingKeyChangesOnlyAfterItsConfirmation() throws Exception {
         Path pending = cluster.masterPki().resolve("minions_pre").resolve("new-01");
+        Path rejected = cluster.masterPki().resolve("minions_rejected").resolve("new-01");
         Path accepted = cluster.masterPki().resolve("minions").resolve("new-01");
         Files.writeString(pending, RsaKeys.publicKeyPem(RsaKeys.generate(2048).getPublic()));
         try {
             logIn("admin", "adminpw");
             go("#keys");
-            browser.waitFor("the pending key", () -> browser.find("#keys-body tr[data-id='new-01']").getText().contains("pending"));
-            browser.find("#keys-body tr[data-id='new-01'] button.action-accept").click();
-            browser.waitFor("the confirmation", () -> browser.find("#confirm").isDisplayed());
+            browser.waitFor("the pending key", () -> keyState("new-01").equals("pending"));
+            clickKeyAction("new-01", "accept");
             assertThat(browser.text("#confirm-title")).isEqualTo("Accept the pending key of new-01?");
-            assertThat(browser.text("#confirm-detail")).startsWith("Compare its fingerprint with the minion's own");
+            assertThat(browser.text("#confirm-detail")).startsWith("Compare its fingerprint with the one of the minion's own key");
             assertThat(browser.text("#confirm-code")).matches("([0-9a-f]{2}:){31}[0-9a-f]{2}");
             browser.screenshot("keys");
             browser.find("#confirm-no").click();
             browser.waitFor("nothing changed", () -> browser.text("#status").equals("Nothing changed."));
             assertThat(pending).exists();
-            assertThat(accepted).doesNotExist();
 
-            browser.find("#keys-body tr[data-id='new-01'] button.action-accept").click();
-            browser.waitFor("the confirmation", () -> browser.find("#confirm").isDisplayed());
+            clickKeyAction("new-01", "reject");
+            assertThat(browser.text("#confirm-title")).isEqualTo("Reject the pending key of new-01?");
             browser.find("#confirm-yes").click();
-            browser.waitFor("the key accepted", () -> browser.find("#keys-body tr[data-id='new-01']").getText().contains("accepted"));
-            assertThat(browser.text("#status")).isEqualTo("The key of new-01 is accepted.");
-            assertThat(accepted).exists();
+            browser.waitFor("the key rejected", () -> keyState("new-01").equals("rejected"));
+            assertThat(rejected).exists();
             assertThat(pending).doesNotExist();
 
-            browser.find("#keys-body tr[data-id='new-01'] button.action-delete").click();
-            browser.waitFor("the confirmation", () -> browser.find("#confirm").isDisplayed());
+            clickKeyAction("new-01", "accept"); // a rejected key is accepted with include_rejected
+            browser.find("#confirm-yes").click();
+            browser.waitFor("the key accepted", () -> keyState("new-01").equals("accepted"));
+            assertThat(browser.text("#status")).isEqualTo("The key of new-01 is accepted.");
+            assertThat(accepted).exists();
+            assertThat(rejected).doesNotExist();
+
+            clickKeyAction("new-01", "delete");
             assertThat(browser.text("#confirm-title")).isEqualTo("Delete the accepted key of new-01?");
             browser.find("#confirm-yes").click();
             browser.waitFor("the key gone", () -> browser.all("#keys-body tr[data-id='new-01']").isEmpty());
             assertThat(accepted).doesNotExist();
         } finally {
             Files.deleteIfExists(pending);
+            Files.deleteIfExists(rejected);
             Files.deleteIfExists(accepted);
         }
+    }
+
+    private String keyState(String id) {
+        return browser.find("#keys-body tr[data-id='" + id + "']").findElements(org.openqa.selenium.By.tagName("td")).get(1).getText();
+    }
+
+    private void clickKeyAction(String id, String action) {
+        browser.find("#keys-body tr[data-id='" + id + "'] button.action-" + action).click();
+        browser.waitFor("the confirmation", () -> browser.find("#confirm").isDisplayed());
     }
 
     @Test
