@@ -27,6 +27,8 @@ final class ApiCluster implements AutoCloseable {
     private final Path root;
     private final Transport transport = Transport.create();
     private final MasterConfig masterConfig;
+    /** Config keys of some minions, beyond those every minion gets (grains, supervisor programs, ...). */
+    private final Map<String, Map<String, Object>> minionSettings = new java.util.HashMap<>();
     private final List<Minion> minions = new ArrayList<>();
     private Master master;
     private ApiServer api;
@@ -43,28 +45,17 @@ final class ApiCluster implements AutoCloseable {
     }
 
     ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
-        Map<String, Map<String, Object>> minions = new java.util.LinkedHashMap<>();
-        for (String id : minionIds) {
-            minions.put(id, Map.of());
-        }
-        return start(externalAuth, enabledClients, minions);
-    }
-
-    /** As above, each minion with keys of its own config added (grains, supervisor programs, ...). */
-    ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, Map<String, Map<String, Object>> minionSettings)
-            throws IOException {
         // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
         Files.createDirectories(masterConfig.configDir());
         Files.writeString(masterConfig.configDir().resolve("master"),
                 new org.eclipse.jetty.util.ajax.JSON().toJSON(Map.of("external_auth", externalAuth)));
         master = new Master(masterConfig, transport);
         master.start();
-        for (Map.Entry<String, Map<String, Object>> m : minionSettings.entrySet()) {
-            String id = m.getKey();
+        for (String id : minionIds) {
             io.jsalt.config.MinionConfigBuilder builder = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
                     .master("127.0.0.1").masterPort(masterConfig.retPort()).publishPort(masterConfig.publishPort())
                     .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5);
-            m.getValue().forEach(builder::set);
+            minionSettings.getOrDefault(id, Map.of()).forEach(builder::set);
             MinionConfig config = builder.build();
             Files.createDirectories(config.pkiDir());
             Files.writeString(config.pkiDir().resolve("minion.pem"), SaltVectors.text("keys/minion.pem"));
@@ -95,6 +86,12 @@ final class ApiCluster implements AutoCloseable {
                 enabledClients)), Clock.systemUTC());
         other.start();
         return other;
+    }
+
+    /** Before {@link #start}: the minion {@code id} gets these keys in its config too. */
+    ApiCluster minionSettings(String id, Map<String, Object> settings) {
+        minionSettings.put(id, Map.copyOf(settings));
+        return this;
     }
 
     /** The master's pki folder, to see the keys it holds. */

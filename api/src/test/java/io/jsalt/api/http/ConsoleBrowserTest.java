@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.util.ajax.JSON;
@@ -43,15 +42,15 @@ class ConsoleBrowserTest {
     @BeforeAll
     void start(@TempDir Path root) throws Exception {
         Path users = Files.writeString(root.resolve("users"), "admin:adminpw\npinger:pingpw\n");
-        Map<String, Map<String, Object>> minions = new LinkedHashMap<>();
-        minions.put("web-01", Map.of("supervisor_on_stop", "stop",
-                "supervisor", Map.of("app", Map.of("command", "sleep 1000", "startsecs", "0"))));
-        minions.put("web-02", Map.of());
-        minions.put("evil-01", Map.of("grains", Map.of("os", XSS_IMG, "role", XSS_SCRIPT)));
-        cluster = new ApiCluster(root).start(Map.of("file", Map.of(
-                "^filename", users.toString(),
-                "admin", List.of(".*", "@runner", "@wheel"),
-                "pinger", List.of("test.ping"))), List.of("local", "local_async", "runner", "wheel"), minions);
+        cluster = new ApiCluster(root)
+                .minionSettings("web-01", Map.of("supervisor_on_stop", "stop",
+                        "supervisor", Map.of("app", Map.of("command", "sleep 1000", "startsecs", "0"))))
+                .minionSettings("evil-01", Map.of("grains", Map.of("os", XSS_IMG, "role", XSS_SCRIPT)))
+                .start(Map.of("file", Map.of(
+                        "^filename", users.toString(),
+                        // @events: the whole event bus, not only one's own jobs (the webhook's event below)
+                        "admin", List.of(".*", "@runner", "@wheel", "@events"),
+                        "pinger", List.of("test.ping"))), List.of("local", "local_async", "runner", "wheel"), "web-01", "web-02", "evil-01");
         adminToken = login("admin", "adminpw");
         await("every minion answers a ping through the API").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> post("/", "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\",\"timeout\":2}]")
