@@ -31,6 +31,7 @@ final class Console {
             Map.entry("/args.js", "args.js"),
             Map.entry("/dom.js", "dom.js"),
             Map.entry("/output.js", "output.js"),
+            Map.entry("/highstate.js", "highstate.js"),
             Map.entry("/minions.js", "minions.js"),
             Map.entry("/run.js", "run.js"),
             Map.entry("/jobs.js", "jobs.js"),

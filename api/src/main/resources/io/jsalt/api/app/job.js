@@ -42,7 +42,7 @@ function show() {
       box.appendChild(render(format, id, job.returns[id], retcode));
     } else {
       box.classList.add('missing');
-      box.appendChild(render(format, id, 'Minion did not return. [No response]', 1));
+      box.appendChild(render(format === 'auto' || format === 'highstate' ? 'nested' : format, id, 'Minion did not return. [No response]', 1));
     }
     returns.appendChild(box);
   }

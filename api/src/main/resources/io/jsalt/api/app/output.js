@@ -1,19 +1,51 @@
 // The CLI's output formats for one minion's return, as a <pre> of text (never markup): Salt's "nested"
 // outputter (salt/output/nested.py, as jsalt's NestedOutputter: keys and separators in one colour, text in
 // another, None/booleans/numbers in a third, the structure red for a return with a non-zero retcode), "json"
-// (indent 4, {minion: return}) and "yaml" (block style). Colours are CSS classes chosen here.
+// (indent 4, {minion: return}), "yaml" (block style), "txt" ("minion: line" per line of text, else Python's
+// repr) and "raw" (Python's repr of {minion: return}). Colours are CSS classes chosen here.
 
 import { el } from './dom.js';
+import { highstate, isStateRun } from './highstate.js';
 
-export const FORMATS = ['nested', 'json', 'yaml'];
+/**
+ * The format "auto" resolves to, as the CLI picks when the user names none: highstate for a state run (the
+ * minion said so with the return's "out", or the return has a state run's shape), else nested.
+ */
+export function resolve(format, ret, out) {
+  if (format !== 'auto') {
+    return format;
+  }
+  return out === 'highstate' || (out === undefined && isStateRun(ret)) ? 'highstate' : 'nested';
+}
 
-/** A <pre> with the return of `minion` in `format`. */
-export function render(format, minion, ret, retcode) {
-  const pre = el('pre', 'output ' + (format === 'nested' ? 'nested' : 'plain'));
+/** A <pre> with the return of `minion` in `format` ("auto": see resolve; `out`: what the minion named, if known). */
+export function render(format, minion, ret, retcode, out) {
+  format = resolve(format, ret, out);
+  const pre = el('pre', 'output ' + (format === 'nested' || format === 'highstate' ? 'nested' : 'plain'));
+  if (format === 'highstate') {
+    let lines = null;
+    try {
+      lines = highstate(minion, ret);
+    } catch (e) {
+      format = 'nested'; // not a state run after all: Salt falls back to nested too
+    }
+    if (lines) {
+      for (const line of lines) {
+        pre.appendChild(el('span', line.cls, line.text));
+        pre.appendChild(document.createTextNode('\n'));
+      }
+      return pre;
+    }
+  }
   if (format === 'json') {
     pre.textContent = JSON.stringify({ [minion]: ret === undefined ? null : ret }, null, 4);
   } else if (format === 'yaml') {
     pre.textContent = yaml({ [minion]: ret === undefined ? null : ret }, 0).join('\n');
+  } else if (format === 'txt') {
+    pre.textContent = typeof ret === 'string' ? ret.split(/\r\n|\r|\n/).filter((line, i, all) => i < all.length - 1 || line !== '')
+      .map((line) => minion + ': ' + line).join('\n') : minion + ': ' + repr(ret);
+  } else if (format === 'raw') {
+    pre.textContent = repr({ [minion]: ret === undefined ? null : ret });
   } else {
     for (const line of nested({ [minion]: ret === undefined ? null : ret }, retcode || 0)) {
       pre.appendChild(document.createTextNode(' '.repeat(line.indent)));
@@ -33,8 +65,8 @@ function isMap(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The lines Salt's nested outputter makes of `data`: {indent, cls, text, suffix}. */
-export function nested(data, retcode) {
+/** The lines Salt's nested outputter makes of `data` from `start` columns in: {indent, cls, text, suffix}. */
+export function nested(data, retcode, start) {
   const lines = [];
   const structure = retcode !== 0 ? 'o-red' : 'o-cyan';
   const add = (indent, cls, text, suffix) => lines.push({ indent, cls, text, suffix: suffix || '' });
@@ -72,7 +104,7 @@ export function nested(data, retcode) {
       add(indent, 'o-green', prefix + String(ret));
     }
   };
-  show(data, 0, '');
+  show(data, start || 0, '');
   return lines;
 }
 
@@ -131,4 +163,30 @@ export function yaml(value, indent) {
     return lines;
   }
   return [pad + scalar(value)];
+}
+
+/** Python's repr of a decoded value ({'a': [1, True, None]}), as jsalt's PythonRepr writes it. */
+export function repr(value) {
+  if (value === null || value === undefined) {
+    return 'None';
+  }
+  if (typeof value === 'boolean') {
+    return value ? 'True' : 'False';
+  }
+  if (typeof value === 'number') {
+    return String(value);
+  }
+  if (Array.isArray(value)) {
+    return '[' + value.map(repr).join(', ') + ']';
+  }
+  if (typeof value === 'object') {
+    return '{' + Object.keys(value).map((k) => repr(k) + ': ' + repr(value[k])).join(', ') + '}';
+  }
+  const s = String(value);
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const c of s) {
+    out += c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : c === quote ? '\\' + c : c;
+  }
+  return out + quote;
 }

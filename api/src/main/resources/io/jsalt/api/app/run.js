@@ -138,10 +138,10 @@ function showReturn(state, id) {
   const format = byId('run-output').value;
   if (got) {
     box.className = 'minion-return ' + (got.retcode ? 'failed' : 'returned');
-    box.replaceChildren(render(format, id, got.ret, got.retcode));
+    box.replaceChildren(render(format, id, got.ret, got.retcode, got.out));
   } else if (state.finished) {
     box.className = 'minion-return missing';
-    box.replaceChildren(render(format, id, 'Minion did not return. [No response]', 1));
+    box.replaceChildren(render(format === 'auto' || format === 'highstate' ? 'nested' : format, id, 'Minion did not return. [No response]', 1));
   } else {
     box.className = 'minion-return waiting';
     box.replaceChildren(el('pre', 'output', id + ': waiting...'));
@@ -192,7 +192,8 @@ function onEvent(state, event) {
   }
   const data = event.data || {};
   const id = found[2];
-  state.returns.set(id, { ret: data.return, retcode: typeof data.retcode === 'number' ? data.retcode : (data.success === false ? 1 : 0) });
+  state.returns.set(id, { ret: data.return, retcode: typeof data.retcode === 'number' ? data.retcode : (data.success === false ? 1 : 0),
+    out: typeof data.out === 'string' ? data.out : undefined });
   if (!state.expected.includes(id)) {
     state.expected.push(id);
   }

@@ -289,7 +289,7 @@ class ApiEndpointsTest {
     }
 
     /** The console's JavaScript modules, as Console serves them. */
-    private static final List<String> CONSOLE_MODULES = List.of("app.js", "api.js", "args.js", "dom.js", "output.js", "minions.js", "run.js",
+    private static final List<String> CONSOLE_MODULES = List.of("app.js", "api.js", "args.js", "dom.js", "output.js", "highstate.js", "minions.js", "run.js",
             "jobs.js", "job.js", "events.js", "keys.js", "supervision.js");
 
     @Test

@@ -74,6 +74,11 @@ final class ConsoleBrowser implements AutoCloseable {
         return ((JavascriptExecutor) driver).executeScript(script, args);
     }
 
+    /** Runs a script that calls its last argument with its result (a promise's outcome, say). */
+    Object asyncJs(String script, Object... args) {
+        return ((JavascriptExecutor) driver).executeAsyncScript(script, args);
+    }
+
     /** Replaces the value of a form field as a user would (clear, then type). */
     void type(String css, String value) {
         WebElement field = find(css);

@@ -84,8 +84,11 @@ class ConsoleBrowserTest {
         browser.waitFor("logged in", () -> browser.find("#nav").isDisplayed());
     }
 
+    /** Goes to a page (#run, #job/JID, ...) and waits until it shows: the hash changes the page a moment later. */
     private void go(String page) {
         browser.js("location.hash = arguments[0];", page);
+        String section = page.replaceFirst("^#", "").replaceFirst("/.*", "") + "-page";
+        browser.waitFor("the page " + page, () -> browser.find("#" + section).isDisplayed());
     }
 
     private WebElement minionRow(String id) {
@@ -162,11 +165,68 @@ class ConsoleBrowserTest {
                 "        - two", "        - 3", "        |_", "          - 1", "          - 2", "    kwargs:", "        ----------",
                 "        flag:", "            True", "        txt:", "            hello"));
 
+        browser.find("#run-output option[value=txt]").click();
+        browser.waitFor("the txt output", () -> returnBox("web-02").getText().startsWith("web-02: {'args': [1, 'two', '3', [1, 2]], 'kwargs': {"));
+        browser.find("#run-output option[value=raw]").click();
+        browser.waitFor("the raw output", () -> returnBox("web-02").getText().startsWith("{'web-02': {'args': [1, 'two', '3', [1, 2]], 'kwargs': {"));
+        assertThat(returnBox("web-02").getText()).contains("'flag': True", "'txt': 'hello'");
+        browser.find("#run-output option[value=auto]").click();
+
         browser.type("#run-form input[name=fun]", "test.retcode");
         browser.type("#run-form textarea[name=arg]", "code=3");
         browser.find("#run-submit").click();
         browser.waitFor("the failed return", () -> returnBox("web-02").getAttribute("class").contains("failed"));
         assertThat(returnBox("web-02").findElement(org.openqa.selenium.By.cssSelector("span")).getAttribute("class")).isEqualTo("o-red");
+    }
+
+    @Test
+    void aStateRunIsShownAsTheCliShowsIt() {
+        logIn("admin", "adminpw");
+        go("#run");
+        browser.type("#run-form input[name=tgt]", "web-02");
+        browser.find("#run-form select[name=tgt_type] option[value=glob]").click();
+        browser.type("#run-form input[name=fun]", "state.single");
+        browser.type("#run-form textarea[name=arg]", "test.succeed_with_changes\nname=deploy");
+        browser.find("#run-submit").click();
+        browser.waitFor("web-02's state run", () -> returnBox("web-02").getAttribute("class").contains("returned"));
+        // the highstate outputter, which the CLI picks for a state run (the return's "out")
+        String text = returnBox("web-02").getText();
+        assertThat(text).startsWith(String.join("\n", "web-02:", "----------", "          ID: deploy",
+                "    Function: test.succeed_with_changes", "      Result: True", "     Comment: Success!"));
+        assertThat(text).contains("\nSummary for web-02\n", "Succeeded: 1 (changed=1)", "Total states run:     1");
+        browser.screenshot("run-state");
+    }
+
+    /** Salt 3006.8's own highstate output of kept state runs (client-cli's cases, also HighstateOutputVsSaltTest's). */
+    private static final Path HIGHSTATE_CASES = Path.of("..", "client-cli", "src", "test", "resources", "highstate");
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theHighstateFormatPrintsWhatSaltPrintsForItsDefaultOptions() throws Exception {
+        String cases = Files.readString(HIGHSTATE_CASES.resolve("cases.json"));
+        String expected = Files.readString(HIGHSTATE_CASES.resolve("expected.json"));
+        // the console's own module, in the browser: every case that uses Salt's default options (full, verbose, profile)
+        Map<String, Object> checked = (Map<String, Object>) browser.asyncJs("""
+                const [cases, expected, done] = arguments;
+                import('/app/highstate.js').then((m) => {
+                  const wrong = [];
+                  let count = 0;
+                  JSON.parse(cases).forEach((c, i) => {
+                    const o = c.opts || {};
+                    if ((o.state_output && o.state_output !== 'full') || o.state_verbose === false || o.state_output_profile === false) {
+                      return;
+                    }
+                    count++;
+                    const text = Object.entries(c.data).map(([host, data]) => m.highstate(host, data).map((l) => l.text).join('\\n')).join('\\n');
+                    if (text !== JSON.parse(expected)[i]) {
+                      wrong.push(c.name);
+                    }
+                  });
+                  done({ count: count, wrong: wrong });
+                }, (e) => done({ count: 0, wrong: [String(e)] }));
+                """, cases, expected);
+        assertThat((List<Object>) checked.get("wrong")).isEmpty();
+        assertThat(((Number) checked.get("count")).intValue()).isGreaterThanOrEqualTo(7);
     }
 
     private WebElement returnBox(String minion) {
