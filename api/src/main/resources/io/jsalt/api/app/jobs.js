@@ -1,7 +1,8 @@
-// Jobs: the master's job history (GET /jobs: the jobs runner's list_jobs, with @runner or @jobs), newest
-// first, with a search over its columns; a jid opens that job's page.
+// Jobs: the master's job history (the jobs runner's list_jobs, with @runner or @jobs), newest first, those
+// started within the chosen time (start_time, so a long history is not sent whole), with a search over its
+// columns; a jid opens that job's page.
 
-import { call } from './api.js';
+import { runner } from './api.js';
 import { byId, failed, matchesSearch, pageLink, row, status } from './dom.js';
 
 /** The most rows drawn at once: the history can hold many thousands of jobs. */
@@ -37,11 +38,12 @@ function render() {
 async function load() {
   const mine = ++generation;
   status('Loading the jobs...');
-  const answer = await call('/jobs');
+  const hours = byId('jobs-since').value;
+  const kwarg = hours ? { start_time: new Date(Date.now() - Number(hours) * 3600 * 1000).toISOString() } : {};
+  const listed = (await runner('jobs.list_jobs', kwarg)) || {};
   if (mine !== generation) {
     return;
   }
-  const listed = (answer.return && answer.return[0]) || {};
   jobs = Object.entries(listed).filter(([, job]) => job && typeof job === 'object')
     .sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
   render();
@@ -58,3 +60,4 @@ export function leave() {
 
 byId('jobs-filter').addEventListener('input', render);
 byId('jobs-refresh').addEventListener('click', () => load().catch(failed));
+byId('jobs-since').addEventListener('change', () => load().catch(failed));

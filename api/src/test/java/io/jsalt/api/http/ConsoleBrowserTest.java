@@ -129,7 +129,7 @@ class ConsoleBrowserTest {
             browser.find("#fun-help").click();
             browser.waitFor("sys.doc's help from a minion", () -> browser.text("#fun-doc").startsWith("test.ping:"));
 
-            browser.type("#run-form input[name=timeout]", "4");
+            browser.type("#run-form input[name=timeout]", "8"); // ample for the live two, under load too
             browser.find("#run-submit").click();
             // both answers are on the page while the job is still waiting for ghost-01: they were shown as they came
             browser.waitFor("web-01 and web-02 returned, ghost-01 still awaited", () ->
@@ -418,7 +418,7 @@ class ConsoleBrowserTest {
             browser.screenshot("login");
             for (int i = 1; i <= Routes.MAX_LOGIN_FAILURES + 1; i++) {
                 browser.js("document.getElementById('status').textContent = '';");
-                browser.type("#login-form input[name=username]", "admin");
+                browser.type("#login-form input[name=username]", "intruder"); // a name no other test logs in with
                 browser.type("#login-form input[name=password]", "guess-" + i);
                 browser.find("#login-form button[type=submit]").click();
                 browser.waitFor("an answer to try " + i, () -> !browser.text("#status").isEmpty());
