@@ -4,7 +4,7 @@
 // reaches exactly the key of its row.
 
 import { wheel } from './api.js';
-import { byId, confirmAction, el, failed, row, status } from './dom.js';
+import { byId, confirmAction, el, failed, matchesSearch, row, status } from './dom.js';
 
 const STATES = [['minions_pre', 'pending'], ['minions', 'accepted'], ['minions_rejected', 'rejected'], ['minions_denied', 'denied']];
 const MINION_ID = /^[A-Za-z0-9._@-]{1,255}$/;
@@ -17,6 +17,8 @@ const ACTIONS = {
 };
 const PAST = { accept: 'accepted', reject: 'rejected', delete: 'deleted' };
 let generation = 0;
+/** [id, state] of every key, as last listed. */
+let keys = [];
 
 async function fingerprint(id) {
   try {
@@ -71,17 +73,28 @@ async function load(announce) {
   if (mine !== generation) {
     return;
   }
-  const body = byId('keys-body');
-  body.replaceChildren();
+  keys = [];
   for (const [folder, state] of STATES) {
     for (const id of [...(all[folder] || [])].map(String).sort()) {
+      keys.push([id, state]);
+    }
+  }
+  render();
+  if (announce) {
+    status('');
+  }
+}
+
+function render() {
+  const search = byId('keys-filter').value;
+  const body = byId('keys-body');
+  body.replaceChildren();
+  for (const [id, state] of keys) {
+    if (matchesSearch([id, state], search)) {
       const tr = row([id, state, actions(id, state)], 'key key-' + state);
       tr.dataset.id = id;
       body.appendChild(tr);
     }
-  }
-  if (announce) {
-    status('');
   }
 }
 
@@ -94,3 +107,4 @@ export function leave() {
 }
 
 byId('keys-refresh').addEventListener('click', () => load(true).catch(failed));
+byId('keys-filter').addEventListener('input', render);

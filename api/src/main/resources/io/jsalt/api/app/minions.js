@@ -4,7 +4,7 @@
 // a user without the right for one sees the columns the others fill.
 
 import { call, runner, wheel } from './api.js';
-import { ago, byId, failed, matchesSearch, row, status } from './dom.js';
+import { ago, byId, failed, matchesSearch, pageLink, row, status } from './dom.js';
 
 const KEY_STATES = { minions: 'accepted', minions_pre: 'pending', minions_rejected: 'rejected', minions_denied: 'denied' };
 
@@ -43,7 +43,9 @@ function render() {
     if (!matchesSearch(values, search)) {
       continue;
     }
-    const tr = row(values, 'minion');
+    const drawn = values.slice();
+    drawn[0] = pageLink('run', id, id); // run a job on this minion
+    const tr = row(drawn, 'minion');
     tr.dataset.id = id; // dataset takes the id as an attribute value (text), for tests and styles
     tr.cells[1].className = 'key-' + (Object.values(KEY_STATES).includes(values[1]) ? values[1] : 'none');
     tr.cells[2].className = values[2] === 'connected' ? 'present' : 'absent';

@@ -44,7 +44,7 @@ class ConsoleBrowserTest {
         Path users = Files.writeString(root.resolve("users"), "admin:adminpw\npinger:pingpw\n");
         cluster = new ApiCluster(root)
                 .minionSettings("web-01", Map.of("supervisor_on_stop", "stop",
-                        "supervisor", Map.of("app", Map.of("command", "sleep 1000", "startsecs", "0"))))
+                        "supervisor", Map.of("app", Map.of("command", "sh -c 'echo hello from app; exec sleep 1000'", "startsecs", "0"))))
                 .minionSettings("evil-01", Map.of("grains", Map.of("os", XSS_IMG, "role", XSS_SCRIPT)))
                 .start(Map.of("file", Map.of(
                         "^filename", users.toString(),
@@ -109,6 +109,9 @@ class ConsoleBrowserTest {
         browser.type("#minion-filter", "web-02");
         browser.waitFor("the search keeps one row", () -> browser.all("#minions-body tr").size() == 1);
         assertThat(browser.find("#minions-body tr").getAttribute("data-id")).isEqualTo("web-02");
+        browser.find("#minions-body tr a").click(); // an id opens the run page aimed at that minion
+        browser.waitFor("the run page for web-02", () -> browser.text("#target-preview").equals("Matches 1 minion: web-02."));
+        assertThat(browser.find("#run-form input[name=tgt]").getAttribute("value")).isEqualTo("web-02");
         // the token is in the tab's sessionStorage only: no cookie, nothing in the address
         assertThat(browser.js("return document.cookie;")).isEqualTo("");
         assertThat(browser.url()).doesNotContain((String) browser.js("return sessionStorage.getItem('jsalt-token');"));
@@ -290,6 +293,8 @@ class ConsoleBrowserTest {
             logIn("admin", "adminpw");
             go("#keys");
             browser.waitFor("the pending key", () -> keyState("new-01").equals("pending"));
+            browser.type("#keys-filter", "new-01");
+            browser.waitFor("the search keeps new-01 alone", () -> browser.all("#keys-body tr").size() == 1);
             clickKeyAction("new-01", "accept");
             assertThat(browser.text("#confirm-title")).isEqualTo("Accept the pending key of new-01?");
             assertThat(browser.text("#confirm-detail")).startsWith("Compare its fingerprint with the one of the minion's own key");
@@ -344,6 +349,9 @@ class ConsoleBrowserTest {
                 .findElements(org.openqa.selenium.By.tagName("td"));
         assertThat(Long.parseLong(cells.get(3).getText())).isPositive();
         assertThat(cells.get(7).getText()).endsWith("s ago");
+        cells.get(8).findElement(org.openqa.selenium.By.tagName("button")).click(); // Log: supervisor.tail asks the minion
+        browser.waitFor("the process's log", () -> browser.text("#supervision-log-text").contains("hello from app"));
+        assertThat(browser.text("#supervision-log-title")).isEqualTo("The last 20 lines of app on web-01");
         browser.screenshot("supervision");
         browser.find("#supervision-text").click();
         browser.waitFor("supervisor.table's text", () -> browser.text("#supervision-table-text").startsWith("MINION"));
