@@ -51,7 +51,6 @@ import io.jsalt.master.request.ReturnHandler;
 import io.jsalt.master.request.TokenCommands;
 import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.runner.JobsRunner;
-import io.jsalt.master.runner.LastSeenRunner;
 import io.jsalt.master.runner.ManageRunner;
 import io.jsalt.master.runner.MinionJobs;
 import io.jsalt.master.runner.RunnerCommand;
@@ -59,7 +58,6 @@ import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
 import io.jsalt.master.supervision.FleetProcesses;
 import io.jsalt.master.supervision.SupervisorRunner;
-import io.jsalt.master.session.LastSeen;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.session.SignIns;
 import io.jsalt.master.targeting.TargetResolver;
@@ -186,7 +184,7 @@ public final class Master implements AutoCloseable {
                 ? io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir()) : io.jsalt.master.supervision.FleetStore.NONE);
         started.push(fleet);
         events.addListener(fleet);
-        LastSeen lastSeen = new LastSeen(java.time.Clock.systemUTC());
+        io.jsalt.master.session.LastSeen lastSeen = new io.jsalt.master.session.LastSeen(java.time.Clock.systemUTC());
         events.addListener(lastSeen);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
@@ -208,7 +206,7 @@ public final class Master implements AutoCloseable {
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
                 new TargetRunner(targets),
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout()),
-                new LastSeenRunner(lastSeen)));
+                new io.jsalt.master.runner.LastSeenRunner(lastSeen)));
         FileServer fileServer = new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize());
         FileServerCommands files = new FileServerCommands(fileServer);
         MasterOptsCommand masterOpts = new MasterOptsCommand(fileServer, () -> this.config.nodegroups());

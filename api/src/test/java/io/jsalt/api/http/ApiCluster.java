@@ -88,12 +88,6 @@ final class ApiCluster implements AutoCloseable {
         return other;
     }
 
-    /** Before {@link #start}: the minion {@code id} gets these keys in its config too. */
-    ApiCluster minionSettings(String id, Map<String, Object> settings) {
-        minionSettings.put(id, Map.copyOf(settings));
-        return this;
-    }
-
     /** The master's pki folder, to see the keys it holds. */
     Path masterPki() {
         return masterConfig.pkiDir();
@@ -101,6 +95,12 @@ final class ApiCluster implements AutoCloseable {
 
     String baseUrl() {
         return "http://127.0.0.1:" + api.port();
+    }
+
+    /** Before {@link #start}: the minion {@code id} gets these keys in its config too. */
+    ApiCluster minionSettings(String id, Map<String, Object> settings) {
+        minionSettings.put(id, Map.copyOf(settings));
+        return this;
     }
 
     private static int[] freePorts() throws IOException {
