@@ -2,14 +2,16 @@
 // outputter (salt/output/nested.py, as jsalt's NestedOutputter: keys and separators in one colour, text in
 // another, None/booleans/numbers in a third, the structure red for a return with a non-zero retcode), "json"
 // (indent 4, {minion: return}), "yaml" (block style), "txt" ("minion: line" per line of text, else Python's
-// repr) and "raw" (Python's repr of {minion: return}). Colours are CSS classes chosen here.
+// repr), "raw" (Python's repr of {minion: return}) and "highstate" (highstate.js); "auto" picks as the CLI does.
+// Colours are CSS classes chosen here.
 
 import { el } from './dom.js';
 import { highstate, isStateRun } from './highstate.js';
 
 /**
- * The format "auto" resolves to, as the CLI picks when the user names none: highstate for a state run (the
- * minion said so with the return's "out", or the return has a state run's shape), else nested.
+ * The format "auto" resolves to, as the CLI picks when the user names none: highstate for a state run, else
+ * nested. A state run is known by the return's "out" (the minion names its outputter: a string, or null when it
+ * named none); where that is not known (undefined: a job cache entry), by the return's shape.
  */
 export function resolve(format, ret, out) {
   if (format !== 'auto') {

@@ -193,7 +193,7 @@ function onEvent(state, event) {
   const data = event.data || {};
   const id = found[2];
   state.returns.set(id, { ret: data.return, retcode: typeof data.retcode === 'number' ? data.retcode : (data.success === false ? 1 : 0),
-    out: typeof data.out === 'string' ? data.out : undefined });
+    out: typeof data.out === 'string' ? data.out : null });
   if (!state.expected.includes(id)) {
     state.expected.push(id);
   }

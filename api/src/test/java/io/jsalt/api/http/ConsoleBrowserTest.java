@@ -198,6 +198,11 @@ class ConsoleBrowserTest {
                 "    Function: test.succeed_with_changes", "      Result: True", "     Comment: Success!"));
         assertThat(text).contains("\nSummary for web-02\n", "Succeeded: 1 (changed=1)", "Total states run:     1");
         browser.screenshot("run-state");
+
+        // the job's page knows no "out" (the job cache keeps none): the return's shape tells it is a state run
+        browser.find("#run-summary a").click();
+        browser.waitFor("the state run on the job's page", () -> browser.text("#job-returns")
+                .startsWith("web-02:\n----------\n          ID: deploy\n    Function: test.succeed_with_changes"));
     }
 
     /** Salt 3006.8's own highstate output of kept state runs (client-cli's cases, also HighstateOutputVsSaltTest's). */
