@@ -1,7 +1,8 @@
 // The job's arguments as the jsalt CLI makes them of its words (ArgParser, after Salt's parse_input): one per
 // line; a line "name=value" (a name that starts with a letter or _) is a keyword argument; values are typed as
 // Salt's yamlify_arg types the common cases: integers, decimals, true/false/yes/no/on/off, null/~ and None,
-// '...' or "..." for text as it is, [...] and {...} written as JSON. Anything else is the text itself.
+// '...' or "..." for text as it is, [...] and {...} written as JSON. Anything else is the text itself. And back:
+// a job's arguments written as the CLI takes them, for the job pages.
 
 const KWARG = /^([A-Za-z_][\w.-]*)=(?!=)([\s\S]*)$/;
 const INTEGER = /^[-+]?(0|[1-9][0-9]*)$/;
@@ -50,4 +51,21 @@ export function parseArgs(text) {
     }
   }
   return { arg, kwarg };
+}
+
+function word(value) {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A job's arguments written back as the CLI takes them: Salt's trailing {"__kwarg__": true, ...} as name=value. */
+export function argsText(args) {
+  if (!Array.isArray(args)) {
+    return '';
+  }
+  return args.map((a) => {
+    if (a && typeof a === 'object' && !Array.isArray(a) && a.__kwarg__ === true) {
+      return Object.keys(a).filter((k) => k !== '__kwarg__').map((k) => k + '=' + word(a[k])).join(' ');
+    }
+    return word(a);
+  }).join(' ');
 }

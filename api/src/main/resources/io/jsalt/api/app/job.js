@@ -2,6 +2,7 @@
 // and each minion's return in the CLI's formats; a minion that did not return is shown as the CLI shows it.
 
 import { call } from './api.js';
+import { argsText } from './args.js';
 import { byId, el, failed, status } from './dom.js';
 import { render } from './output.js';
 
@@ -23,8 +24,7 @@ function show() {
   const meta = job.info || {};
   const result = meta.Result && typeof meta.Result === 'object' ? meta.Result : {};
   const minions = Array.isArray(meta.Minions) ? meta.Minions.map(String) : Object.keys(job.returns);
-  const args = Array.isArray(meta.Arguments) ? meta.Arguments.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') : '';
-  list.append(...info('Function', meta.Function), ...info('Arguments', args),
+  list.append(...info('Function', meta.Function), ...info('Arguments', argsText(meta.Arguments)),
     ...info('Target', String(meta.Target === undefined ? '' : meta.Target) + (meta['Target-type'] ? ' (' + meta['Target-type'] + ')' : '')),
     ...info('User', meta.User), ...info('Started', meta.StartTime),
     ...info('Returned', Object.keys(job.returns).length + ' of ' + minions.length + ' minions'));

@@ -3,6 +3,7 @@
 // columns; a jid opens that job's page.
 
 import { runner } from './api.js';
+import { argsText } from './args.js';
 import { byId, failed, matchesSearch, pageLink, row, status } from './dom.js';
 
 /** The most rows drawn at once: the history can hold many thousands of jobs. */
@@ -10,17 +11,13 @@ const MAX_ROWS = 300;
 let jobs = [];
 let generation = 0;
 
-function args(value) {
-  return Array.isArray(value) ? value.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') : '';
-}
-
 function render() {
   const search = byId('jobs-filter').value;
   const body = byId('jobs-body');
   body.replaceChildren();
   let matching = 0;
   for (const [jid, job] of jobs) {
-    const values = [jid, job.StartTime, job.Function, args(job.Arguments), job.Target, job.User];
+    const values = [jid, job.StartTime, job.Function, argsText(job.Arguments), job.Target, job.User];
     if (!matchesSearch(values, search)) {
       continue;
     }

@@ -203,6 +203,7 @@ class ConsoleBrowserTest {
         browser.find("#run-summary a").click();
         browser.waitFor("the state run on the job's page", () -> browser.text("#job-returns")
                 .startsWith("web-02:\n----------\n          ID: deploy\n    Function: test.succeed_with_changes"));
+        assertThat(browser.text("#job-info")).contains("test.succeed_with_changes name=deploy"); // the arguments as typed
     }
 
     /** Salt 3006.8's own highstate output of kept state runs (client-cli's cases, also HighstateOutputVsSaltTest's). */
