@@ -184,11 +184,14 @@ public final class Master implements AutoCloseable {
                 ? io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir()) : io.jsalt.master.supervision.FleetStore.NONE);
         started.push(fleet);
         events.addListener(fleet);
+        io.jsalt.master.session.LastSeen lastSeen = new io.jsalt.master.session.LastSeen(java.time.Clock.systemUTC());
+        events.addListener(lastSeen);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
             pillars.forget(id);
             signIns.forget(id);
             fleet.forget(id);
+            lastSeen.forget(id);
         });
         TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
@@ -202,7 +205,8 @@ public final class Master implements AutoCloseable {
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
                 new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
                 new TargetRunner(targets),
-                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
+                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout()),
+                new io.jsalt.master.runner.LastSeenRunner(lastSeen)));
         FileServer fileServer = new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize());
         FileServerCommands files = new FileServerCommands(fileServer);
         MasterOptsCommand masterOpts = new MasterOptsCommand(fileServer, () -> this.config.nodegroups());

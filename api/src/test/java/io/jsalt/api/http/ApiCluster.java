@@ -27,6 +27,8 @@ final class ApiCluster implements AutoCloseable {
     private final Path root;
     private final Transport transport = Transport.create();
     private final MasterConfig masterConfig;
+    /** Config keys of some minions, beyond those every minion gets (grains, supervisor programs, ...). */
+    private final Map<String, Map<String, Object>> minionSettings = new java.util.HashMap<>();
     private final List<Minion> minions = new ArrayList<>();
     private Master master;
     private ApiServer api;
@@ -50,9 +52,11 @@ final class ApiCluster implements AutoCloseable {
         master = new Master(masterConfig, transport);
         master.start();
         for (String id : minionIds) {
-            MinionConfig config = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
+            io.jsalt.config.MinionConfigBuilder builder = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
                     .master("127.0.0.1").masterPort(masterConfig.retPort()).publishPort(masterConfig.publishPort())
-                    .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5).build();
+                    .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5);
+            minionSettings.getOrDefault(id, Map.of()).forEach(builder::set);
+            MinionConfig config = builder.build();
             Files.createDirectories(config.pkiDir());
             Files.writeString(config.pkiDir().resolve("minion.pem"), SaltVectors.text("keys/minion.pem"));
             Files.writeString(config.pkiDir().resolve("minion.pub"), SaltVectors.text("keys/minion.pub"));
@@ -91,6 +95,12 @@ final class ApiCluster implements AutoCloseable {
 
     String baseUrl() {
         return "http://127.0.0.1:" + api.port();
+    }
+
+    /** Before {@link #start}: the minion {@code id} gets these keys in its config too. */
+    ApiCluster minionSettings(String id, Map<String, Object> settings) {
+        minionSettings.put(id, Map.copyOf(settings));
+        return this;
     }
 
     private static int[] freePorts() throws IOException {
