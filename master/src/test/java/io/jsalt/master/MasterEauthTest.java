@@ -57,7 +57,7 @@ class MasterEauthTest {
             retPort = freePort();
         }
         Path conf = Files.createDirectories(root.resolve("conf"));
-        users = Files.writeString(root.resolve("users"), "thatch:pw-thatch\ndeploy:pw-deploy\nops:pw-ops\n");
+        users = Files.writeString(root.resolve("users"), "thatch:pw-thatch\ndeploy:pw-deploy\nops:pw-ops\nlister:pw-lister\n");
         Files.writeString(conf.resolve("master"), """
                 external_auth:
                   file:
@@ -69,6 +69,10 @@ class MasterEauthTest {
                         - test.ping
                     ops:
                       - '@runner'
+                    lister:
+                      - 'web*':
+                        - cmd.run:
+                            args: ['ls .*']
                 token_expire: 3600
                 """.formatted(users));
         config = MasterConfig.builder(root).configDir(conf).interfaceAddress("127.0.0.1").publishPort(publishPort)
@@ -196,6 +200,23 @@ class MasterEauthTest {
     }
 
     @Test
+    void anArgumentConditionIsCheckedOnTheMasterBeforeAnythingIsPublished() {
+        String token = login("lister", "pw-lister");
+
+        assertThat(publish("web*", "cmd.run", List.of("rm -rf /srv"), Map.of("token", token), "lister"))
+                .containsEntry("error", "Authorization error occurred.");
+        assertThat(publish("web*", "cmd.run", List.of("ls /srv", "/root", "", "root"), Map.of("token", token), "lister"))
+                .containsEntry("error", "Authorization error occurred.");
+        assertThat(publish("web*", "cmd.run", List.of(), Map.of("token", token), "lister"))
+                .containsEntry("error", "Authorization error occurred.");
+        assertThat(master.jobs().jobsBetween(null, null)).isEmpty();
+
+        Map<String, Object> allowed = publish("web*", "cmd.run", List.of("ls /srv"), Map.of("token", token), "lister");
+        assertThat(allowed).doesNotContainKey("error");
+        assertThat(master.jobs().job(Wire.string(allowed, "jid")).orElseThrow().arg()).containsExactly("ls /srv");
+    }
+
+    @Test
     void aRevokedTokenIsRefused() {
         String token = login("thatch", "pw-thatch");
         assertThat(call(Map.of("cmd", "get_token", "token", token))).containsEntry("name", "thatch").containsEntry("eauth", "file");
@@ -275,11 +296,15 @@ class MasterEauthTest {
     }
 
     private Map<String, Object> publish(String tgt, String fun, Map<String, Object> creds, String user) {
+        return publish(tgt, fun, List.of(), creds, user);
+    }
+
+    private Map<String, Object> publish(String tgt, String fun, List<Object> arg, Map<String, Object> creds, String user) {
         Map<String, Object> load = new LinkedHashMap<>();
         load.put("cmd", "publish");
         load.put("tgt", tgt);
         load.put("fun", fun);
-        load.put("arg", List.of());
+        load.put("arg", arg);
         load.put("tgt_type", tgt.startsWith("L@") ? "compound" : "glob");
         load.put("ret", "");
         load.put("jid", "");

@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import io.jsalt.master.auth.ArgConditions;
 import io.jsalt.master.auth.Eauth;
 import io.jsalt.master.auth.EauthException;
 import io.jsalt.master.jobs.Job;
@@ -38,7 +39,7 @@ public final class OwnJobReturns implements ClearCommand {
      * {@code root} read root's jobs.
      */
     private boolean mayRead(Eauth.Caller caller, Job job) {
-        return caller.name().equals(job.user()) && caller.perms().allowsPublish(job.fun(), new LinkedHashSet<>(job.minions()),
+        return caller.name().equals(job.user()) && caller.perms().allowsPublish(job.fun(), ArgConditions.ofPublish(job.arg()), new LinkedHashSet<>(job.minions()),
                 (tgt, tgtType) -> EauthGuard.expand(targets, tgt, tgtType));
     }
 
