@@ -206,6 +206,9 @@ public record MasterConfig(
         config.string("api_pidfile", "");
         config.string("api_logfile", "");
         config.stringList("netapi_enable_clients");
+        if (!List.of("own", "all").contains(config.string("eauth_events", "own"))) {
+            throw config.refuse("eauth_events", "own or all"); // the master re-reads it (io.jsalt.master.auth.EauthSettings)
+        }
         return new MasterConfig(
                 configDir,
                 interfaceAddress,

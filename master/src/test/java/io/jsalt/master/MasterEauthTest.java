@@ -217,6 +217,41 @@ class MasterEauthTest {
     }
 
     @Test
+    void theMasterDecidesWhichEventsAUserMayReadTheirOwnJobsOnly() throws Exception {
+        String deploy = login("deploy", "pw-deploy");
+        String thatch = login("thatch", "pw-thatch");
+        String ops = login("ops", "pw-ops");
+        String own = Wire.string(publish("web*", "test.ping", Map.of("token", deploy), "deploy"), "jid");
+        String others = Wire.string(publish("db1", "test.ping", Map.of("token", thatch), "thatch"), "jid");
+        String runnerJid = Wire.string(call(runner("jobs.list_jobs", ops)), "jid");
+
+        assertThat(eventAccess(deploy, null)).containsEntry("name", "deploy").containsEntry("all", false);
+        assertThat(eventAccess(deploy, "salt/job/" + own + "/new")).containsEntry("readable", true);
+        assertThat(eventAccess(deploy, "salt/job/" + own + "/ret/web1")).containsEntry("readable", true);
+        assertThat(eventAccess(deploy, "salt/job/" + others + "/ret/db1")).containsEntry("readable", false);
+        assertThat(eventAccess(deploy, "salt/auth")).containsEntry("readable", false);
+        assertThat(eventAccess(deploy, "salt/run/" + runnerJid + "/ret")).containsEntry("readable", false);
+        assertThat(eventAccess(ops, "salt/run/" + runnerJid + "/ret")).containsEntry("readable", true);
+        assertThat(eventAccess("ab".repeat(32), null)).containsEntry("error", "Authentication failure of type \"token\" occurred.");
+
+        // eauth_events: all restores salt-api's whole bus for every token (the master re-reads its file)
+        Path file = config.configDir().resolve("master");
+        Files.writeString(file, Files.readString(file) + "eauth_events: all\n");
+        assertThat(eventAccess(deploy, null)).containsEntry("all", true);
+        assertThat(eventAccess(deploy, "salt/job/" + others + "/ret/db1")).containsEntry("readable", true);
+    }
+
+    private Map<String, Object> eventAccess(String token, String tag) {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "event_access");
+        load.put("token", token);
+        if (tag != null) {
+            load.put("tag", tag);
+        }
+        return call(load);
+    }
+
+    @Test
     void aRevokedTokenIsRefused() {
         String token = login("thatch", "pw-thatch");
         assertThat(call(Map.of("cmd", "get_token", "token", token))).containsEntry("name", "thatch").containsEntry("eauth", "file");

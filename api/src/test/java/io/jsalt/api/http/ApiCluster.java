@@ -30,6 +30,7 @@ final class ApiCluster implements AutoCloseable {
     private final List<Minion> minions = new ArrayList<>();
     private Master master;
     private ApiServer api;
+    private Map<String, Object> externalAuth;
 
     ApiCluster(Path root) throws IOException {
         this.root = root;
@@ -43,10 +44,8 @@ final class ApiCluster implements AutoCloseable {
     }
 
     ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
-        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
-        Files.createDirectories(masterConfig.configDir());
-        Files.writeString(masterConfig.configDir().resolve("master"),
-                new org.eclipse.jetty.util.ajax.JSON().toJSON(Map.of("external_auth", externalAuth)));
+        this.externalAuth = externalAuth;
+        rewriteMasterConfig(Map.of());
         master = new Master(masterConfig, transport);
         master.start();
         for (String id : minionIds) {
@@ -64,6 +63,18 @@ final class ApiCluster implements AutoCloseable {
                 Clock.systemUTC());
         api.start();
         return this;
+    }
+
+    /**
+     * Writes the master's config file again: {@code external_auth} as started, plus {@code more} keys. The
+     * master re-reads its eauth settings when the file changes.
+     */
+    void rewriteMasterConfig(Map<String, Object> more) throws IOException {
+        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
+        Map<String, Object> config = new java.util.LinkedHashMap<>(more);
+        config.put("external_auth", externalAuth);
+        Files.createDirectories(masterConfig.configDir());
+        Files.writeString(masterConfig.configDir().resolve("master"), new org.eclipse.jetty.util.ajax.JSON().toJSON(config));
     }
 
     /** One more jsalt-api on the same master, with its own copy of the users (the master's rights still rule) and clients. */

@@ -71,6 +71,11 @@ public final class AuthList {
         return false;
     }
 
+    /** jsalt's {@code @events} right: the whole event bus on {@code GET /events}, not only the user's own jobs. */
+    public boolean allowsAllEvents() {
+        return entries.contains("@events");
+    }
+
     /** Whether {@code fun} of kind {@code form} ({@code runner} or {@code wheel}) is allowed (Salt's spec_check). */
     public boolean allowsSpecial(String form, String fun) {
         return allowsSpecial(form, fun, ArgConditions.NONE);

@@ -21,9 +21,13 @@ public final class EauthSettings {
     private static final Logger log = LoggerFactory.getLogger(EauthSettings.class);
     public static final long DEFAULT_TOKEN_EXPIRE = 43_200;
 
-    /** What one reading of the file gave. */
-    public record Current(ExternalAuth externalAuth, long tokenExpire) {
-        static final Current NONE = new Current(new ExternalAuth(Map.of()), DEFAULT_TOKEN_EXPIRE);
+    /**
+     * What one reading of the file gave. {@code eventsForAll}: {@code eauth_events: all}, every live token
+     * reads the whole event bus (salt-api's behaviour); by default ({@code own}) an eauth user sees the events
+     * of their own jobs, and the rest only with the {@code @events} right.
+     */
+    public record Current(ExternalAuth externalAuth, long tokenExpire, boolean eventsForAll) {
+        static final Current NONE = new Current(new ExternalAuth(Map.of()), DEFAULT_TOKEN_EXPIRE, false);
     }
 
     private final Path file;
@@ -39,7 +43,7 @@ public final class EauthSettings {
     /** Fixed settings, for tests and embedded masters. */
     public static EauthSettings fixed(Map<String, Object> externalAuth, long tokenExpire) {
         EauthSettings s = new EauthSettings(null);
-        s.current = new Current(new ExternalAuth(externalAuth), tokenExpire);
+        s.current = new Current(new ExternalAuth(externalAuth), tokenExpire, false);
         return s;
     }
 
@@ -65,11 +69,20 @@ public final class EauthSettings {
         return current;
     }
 
+    /** {@code eauth_events}: {@code own} (the default) or {@code all}. */
+    public static boolean eventsForAll(ConfigFile config) {
+        String value = config.string("eauth_events", "own");
+        if (!value.equals("own") && !value.equals("all")) {
+            throw config.refuse("eauth_events", "own or all");
+        }
+        return value.equals("all");
+    }
+
     private Current read() {
         try {
             ConfigFile config = ConfigFile.load(file);
             return new Current(new ExternalAuth(config.map("external_auth")),
-                    config.integer("token_expire", (int) DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE));
+                    config.integer("token_expire", (int) DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE), eventsForAll(config));
         } catch (ConfigException | IllegalArgumentException e) {
             log.error("external_auth is unreadable, every eauth request is refused until it is fixed: {}", e.getMessage());
             return Current.NONE;

@@ -31,12 +31,14 @@ public final class RunnerCommand implements ClearCommand {
     private final RunnerRegistry registry;
     private final Jids jids;
     private final EventBus events;
+    private final RunnerCalls calls;
 
-    public RunnerCommand(ClientKey clientKey, RunnerRegistry registry, Jids jids, EventBus events) {
+    public RunnerCommand(ClientKey clientKey, RunnerRegistry registry, Jids jids, EventBus events, RunnerCalls calls) {
         this.clientKey = clientKey;
         this.registry = registry;
         this.jids = jids;
         this.events = events;
+        this.calls = calls;
     }
 
     @Override
@@ -51,6 +53,7 @@ public final class RunnerCommand implements ClearCommand {
         String user = Wire.optString(load, "user", "root");
         String jid = jids.next();
         String tag = "salt/run/" + jid;
+        calls.record(jid, new RunnerCalls.Call(user, fun, arg, kwarg));
 
         Map<String, Object> started = new LinkedHashMap<>();
         started.put("fun", "runner." + fun);

@@ -47,7 +47,7 @@ class RunnerCommandTest {
                 new RunnerFunction(RunnerSignature.of("demo.bug"), a -> {
                     throw new IllegalStateException("a bug");
                 }));
-        command = new RunnerCommand(key, new RunnerRegistry(List.of(echo)), new Jids(), bus);
+        command = new RunnerCommand(key, new RunnerRegistry(List.of(echo)), new Jids(), bus, new RunnerCalls());
     }
 
     @Test
