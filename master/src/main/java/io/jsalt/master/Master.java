@@ -213,7 +213,7 @@ public final class Master implements AutoCloseable {
         EauthSettings eauthSettings = new EauthSettings(config.configDir());
         Eauth eauth = new Eauth(eauthSettings, new TokenFiles(config.cachedir().resolve("tokens"), java.time.Clock.systemUTC(),
                 () -> eauthSettings.current().tokenExpire()));
-        TokenCommands tokens = new TokenCommands(eauth);
+        TokenCommands tokens = new TokenCommands(eauth, clientKey);
         RunnerCalls runnerCalls = new RunnerCalls();
         Map<String, ClearCommand> clear = Map.ofEntries(
                 Map.entry("_auth", new AuthHandler(keys, masterKey, sessionKey, events,

@@ -252,6 +252,44 @@ class MasterEauthTest {
     }
 
     @Test
+    void theMastersOwnLoginLimitStopsGuessingOnTheRequestPortWithoutTheApi() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(call(mkToken("thatch", "guess-" + i, null))).containsEntry("error", "Authentication failure of type \"eauth\" occurred.");
+        }
+        // the right password no longer helps, by token or inline on a publish: the password is not even checked
+        assertThat(call(mkToken("thatch", "pw-thatch", null))).containsEntry("error", "Too many failed logins: try again later");
+        assertThat(publish("db1", "test.ping", Map.of("eauth", "file", "username", "thatch", "password", "pw-thatch"), "thatch"))
+                .containsEntry("error", "Too many failed logins: try again later");
+        assertThat(master.jobs().jobsBetween(null, null)).isEmpty();
+    }
+
+    @Test
+    void anAddressTheApiVouchesForIsLimitedOnItsOwnAndAForgedOneCountsAsDirect() throws Exception {
+        String key = ClientKey.read(config.cachedir(), System.getProperty("user.name"));
+        Map<String, Object> vouched = Map.of("address", "192.0.2.7", "key", key);
+        for (int i = 0; i < 10; i++) {
+            // ten names from one address: no name reaches its own limit
+            call(mkToken("user" + i, "guess", vouched));
+        }
+        assertThat(call(mkToken("deploy", "pw-deploy", vouched))).containsEntry("error", "Too many failed logins: try again later");
+        assertThat(call(mkToken("deploy", "pw-deploy", Map.of("address", "192.0.2.8", "key", key)))).containsEntry("name", "deploy");
+        // a client without the key cannot pick an address: it counts as a direct client
+        for (int i = 0; i < 10; i++) {
+            call(mkToken("other" + i, "guess", Map.of("address", "198.51.100." + i, "key", "forged")));
+        }
+        assertThat(call(mkToken("ops", "pw-ops", Map.of("address", "198.51.100.99", "key", "forged"))))
+                .containsEntry("error", "Too many failed logins: try again later");
+    }
+
+    private static Map<String, Object> mkToken(String user, String password, Map<String, Object> source) {
+        Map<String, Object> load = new LinkedHashMap<>(Map.of("cmd", "mk_token", "eauth", "file", "username", user, "password", password));
+        if (source != null) {
+            load.put("source", source);
+        }
+        return load;
+    }
+
+    @Test
     void aRevokedTokenIsRefused() {
         String token = login("thatch", "pw-thatch");
         assertThat(call(Map.of("cmd", "get_token", "token", token))).containsEntry("name", "thatch").containsEntry("eauth", "file");

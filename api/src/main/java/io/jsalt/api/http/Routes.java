@@ -99,7 +99,7 @@ final class Routes {
         }
         Token token;
         try {
-            token = logins.login(eauth, user, str(creds.get("password")));
+            token = logins.login(eauth, user, str(creds.get("password")), ex.remote());
         } catch (ApiException e) {
             throttle.failed(ex.remote());
             AuditLog.login(user, eauth, false, ex.remote());
@@ -242,7 +242,7 @@ final class Routes {
             if (eauth == null || user == null || password == null) {
                 throw ApiException.unauthorized("No authentication credentials given");
             }
-            return Credentials.inline(eauth, user, password);
+            return Credentials.inline(eauth, user, password, ex.remote());
         }
         return Credentials.of(ex.token() != null && !inline ? authenticated(ex.token()) : chunkToken(chunk.get("token")));
     }

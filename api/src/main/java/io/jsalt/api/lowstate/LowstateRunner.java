@@ -73,8 +73,10 @@ public final class LowstateRunner {
         // the token travels in the publish's kwargs, as Salt's LocalClient sends it
         PublishRequest req = new PublishRequest(low.tgt(), low.fun(), arg, low.tgtType(), token.user(), "",
                 token.proof());
+        Map<String, Object> publishLoad = req.toLoad();
+        master.vouchFor(publishLoad, token.address());
         try (LocalEventClient events = async ? null : master.events()) {
-            Map<String, Object> reply = asUser(req.toLoad(), token, low);
+            Map<String, Object> reply = asUser(publishLoad, token, low);
             String jid = Wire.string(reply, "jid");
             List<String> minions = ids(reply.get("minions"));
             AuditLog.action(token.user(), token.eauth(), low.client(), low.fun(), low.tgt(), jid, "published");
@@ -147,6 +149,7 @@ public final class LowstateRunner {
         load.put("arg", low.arg());
         load.put("kwarg", kwarg);
         load.putAll(token.proof());
+        master.vouchFor(load, token.address());
         Map<String, Object> reply = asUser(load, token, low);
         if (Boolean.FALSE.equals(reply.get("success"))) {
             throw new ApiException(500, low.fun() + " failed on the master: " + reply.get("return"));
@@ -161,6 +164,7 @@ public final class LowstateRunner {
         load.put("cmd", "wheel");
         load.put("fun", low.fun());
         load.putAll(token.proof());
+        master.vouchFor(load, token.address());
         Map<String, Object> reply = asUser(load, token, low);
         AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), null, "ran");
         Map<String, Object> data = new LinkedHashMap<>();

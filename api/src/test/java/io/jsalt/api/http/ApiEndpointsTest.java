@@ -132,6 +132,20 @@ class ApiEndpointsTest {
         }
     }
 
+    @Test
+    void theMastersLoginLimitIsAnsweredAs429EvenWhereTheApisOwnWouldLetALoginThrough() throws Exception {
+        cluster.rewriteMasterConfig(Map.of("eauth_login_failures", 2));
+        try {
+            assertThat(post("/login", null, "{\"username\":\"watcher\",\"password\":\"no\",\"eauth\":\"file\"}").statusCode()).isEqualTo(401);
+            assertThat(post("/login", null, "{\"username\":\"watcher\",\"password\":\"no\",\"eauth\":\"file\"}").statusCode()).isEqualTo(401);
+            // jsalt-api allows 10 failures per address; the master stops this name after 2, even with the right password
+            HttpResponse<String> right = post("/login", null, "{\"username\":\"watcher\",\"password\":\"watchpw\",\"eauth\":\"file\"}");
+            assertThat(right.statusCode()).as(right.body()).isEqualTo(429);
+        } finally {
+            cluster.rewriteMasterConfig(Map.of());
+        }
+    }
+
     private String asyncPing(String token) throws Exception {
         HttpResponse<String> r = post("/", token, "[{\"client\":\"local_async\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\"}]");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

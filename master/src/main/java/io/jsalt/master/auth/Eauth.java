@@ -24,10 +24,16 @@ public final class Eauth {
 
     private final EauthSettings settings;
     private final TokenFiles tokens;
+    private final LoginLimiter limiter;
 
     public Eauth(EauthSettings settings, TokenFiles tokens) {
+        this(settings, tokens, new LoginLimiter(java.time.Clock.systemUTC(), () -> settings.current().loginLimits()));
+    }
+
+    public Eauth(EauthSettings settings, TokenFiles tokens, LoginLimiter limiter) {
         this.settings = settings;
         this.tokens = tokens;
+        this.limiter = limiter;
     }
 
     /** Whether a load carries eauth credentials or a token (so it is an eauth request, not a root-key one). */
@@ -37,25 +43,31 @@ public final class Eauth {
 
     /** The caller a load's {@code token} or {@code eauth}/{@code username}/{@code password} names. */
     public Caller caller(Map<String, Object> creds) throws EauthException {
+        return caller(creds, null);
+    }
+
+    /** As {@link #caller(Map)}; {@code address}: where a password came from, when known (the login limit). */
+    public Caller caller(Map<String, Object> creds, String address) throws EauthException {
         if (creds.get("token") != null) {
             EauthToken token = token(creds.get("token")).orElseThrow(() -> new EauthException(BAD_TOKEN));
             return new Caller(token.name(), token.eauth(), "token", rights(token.eauth(), token.name()));
         }
         String eauth = text(creds.get("eauth"));
         String user = text(creds.get("username"));
-        if (!vouches(eauth, user, text(creds.get("password")))) {
-            throw new EauthException(BAD_CREDENTIALS);
-        }
+        checkPassword(eauth, user, text(creds.get("password")), address);
         return new Caller(user, eauth, "eauth", rights(eauth, user));
     }
 
     /** Salt's mk_token: a token for these credentials, or a refusal. */
     public EauthToken login(Map<String, Object> creds) throws EauthException {
+        return login(creds, null);
+    }
+
+    /** As {@link #login(Map)}; {@code address}: where the password came from, when known (the login limit). */
+    public EauthToken login(Map<String, Object> creds, String address) throws EauthException {
         String eauth = text(creds.get("eauth"));
         String user = text(creds.get("username"));
-        if (!vouches(eauth, user, text(creds.get("password")))) {
-            throw new EauthException(BAD_CREDENTIALS);
-        }
+        checkPassword(eauth, user, text(creds.get("password")), address);
         EauthToken token = tokens.create(user, eauth);
         log.info("eauth login of {} through {}", Printable.quoted(user), eauth);
         return token;
@@ -80,6 +92,20 @@ public final class Eauth {
     /** The user's rights in the current external_auth. */
     public AuthList rights(String eauth, String user) {
         return settings.current().externalAuth().authList(eauth, user, List.of());
+    }
+
+    /** The backend's verdict, behind the login limit: past it, the password is not even looked at. */
+    private void checkPassword(String eauth, String user, String password, String address) throws EauthException {
+        String name = user == null ? "" : user;
+        if (!limiter.allows(name, address)) {
+            log.warn("eauth refused without a password check: too many failed logins for {} or from {}", Printable.quoted(name),
+                    address == null ? "direct clients" : Printable.quoted(address));
+            throw new EauthException(LoginLimiter.TOO_MANY);
+        }
+        if (!vouches(eauth, user, password)) {
+            limiter.failed(name, address);
+            throw new EauthException(BAD_CREDENTIALS);
+        }
     }
 
     private boolean vouches(String eauth, String user, String password) {

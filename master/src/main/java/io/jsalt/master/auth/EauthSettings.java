@@ -26,8 +26,8 @@ public final class EauthSettings {
      * reads the whole event bus (salt-api's behaviour); by default ({@code own}) an eauth user sees the events
      * of their own jobs, and the rest only with the {@code @events} right.
      */
-    public record Current(ExternalAuth externalAuth, long tokenExpire, boolean eventsForAll) {
-        static final Current NONE = new Current(new ExternalAuth(Map.of()), DEFAULT_TOKEN_EXPIRE, false);
+    public record Current(ExternalAuth externalAuth, long tokenExpire, boolean eventsForAll, LoginLimiter.Limits loginLimits) {
+        static final Current NONE = new Current(new ExternalAuth(Map.of()), DEFAULT_TOKEN_EXPIRE, false, LoginLimiter.Limits.DEFAULTS);
     }
 
     private final Path file;
@@ -43,7 +43,7 @@ public final class EauthSettings {
     /** Fixed settings, for tests and embedded masters. */
     public static EauthSettings fixed(Map<String, Object> externalAuth, long tokenExpire) {
         EauthSettings s = new EauthSettings(null);
-        s.current = new Current(new ExternalAuth(externalAuth), tokenExpire, false);
+        s.current = new Current(new ExternalAuth(externalAuth), tokenExpire, false, LoginLimiter.Limits.DEFAULTS);
         return s;
     }
 
@@ -82,7 +82,9 @@ public final class EauthSettings {
         try {
             ConfigFile config = ConfigFile.load(file);
             return new Current(new ExternalAuth(config.map("external_auth")),
-                    config.integer("token_expire", (int) DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE), eventsForAll(config));
+                    config.integer("token_expire", (int) DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE), eventsForAll(config),
+                    new LoginLimiter.Limits(config.integer("eauth_login_failures", LoginLimiter.Limits.DEFAULTS.maxFailures(), 1, 1_000_000),
+                            config.integer("eauth_login_window", (int) LoginLimiter.Limits.DEFAULTS.windowSeconds(), 1, 86_400)));
         } catch (ConfigException | IllegalArgumentException e) {
             log.error("external_auth is unreadable, every eauth request is refused until it is fixed: {}", e.getMessage());
             return Current.NONE;

@@ -68,7 +68,7 @@ public final class EauthGuard implements ClearCommand {
         }
         Eauth.Caller caller;
         try {
-            caller = eauth.caller(creds);
+            caller = eauth.caller(creds, SourceAddress.of(load, clientKey));
         } catch (EauthException e) {
             log.warn("{} refused: {}", kind, e.getMessage());
             return SaltPack.pack(RequestDispatcher.error(e.getMessage()));
@@ -110,6 +110,7 @@ public final class EauthGuard implements ClearCommand {
         }
         Map<String, Object> checked = new LinkedHashMap<>(load);
         CREDENTIALS.forEach(checked::remove);
+        checked.remove(SourceAddress.FIELD);
         checked.put("key", clientKey.value());
         checked.put("user", caller.name());
         log.info("{} {} by {} ({}) allowed", kind, fun, Printable.quoted(caller.name()), caller.eauth());
@@ -125,7 +126,7 @@ public final class EauthGuard implements ClearCommand {
             return ArgConditions.of(load.get("arg"), load.get("kwarg"));
         }
         Map<String, Object> kwargs = new LinkedHashMap<>(load);
-        List.of("cmd", "fun", "key", "user", "arg", "kwarg").forEach(kwargs::remove);
+        List.of("cmd", "fun", "key", "user", "arg", "kwarg", SourceAddress.FIELD).forEach(kwargs::remove);
         CREDENTIALS.forEach(kwargs::remove);
         return ArgConditions.of(load.get("arg"), kwargs);
     }

@@ -41,7 +41,7 @@ public final class OwnJobReturns implements ClearCommand {
                 return SaltPack.pack(RequestDispatcher.error("Authentication error occurred."));
             }
             try {
-                caller = eauth.caller(load);
+                caller = eauth.caller(load, SourceAddress.of(load, clientKey));
             } catch (EauthException e) {
                 return SaltPack.pack(RequestDispatcher.error(e.getMessage()));
             }
