@@ -80,6 +80,6 @@ public final class Logins {
         } catch (IllegalArgumentException e) {
             throw new ApiException(500, "unreadable token data from the master");
         }
-        return new Token(t.token(), t.start(), t.expire(), t.name(), t.eauth(), externalAuth.authList(t.eauth(), t.name(), List.of()));
+        return new Token(t.token(), t.start(), t.expire(), t.name(), t.eauth(), externalAuth.authList(t.eauth(), t.name(), t.groups()));
     }
 }
