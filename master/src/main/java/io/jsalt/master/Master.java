@@ -215,6 +215,8 @@ public final class Master implements AutoCloseable {
                 () -> eauthSettings.current().tokenExpire()));
         TokenCommands tokens = new TokenCommands(eauth, clientKey);
         RunnerCalls runnerCalls = new RunnerCalls();
+        RunnerCommand runnerCommand = new RunnerCommand(clientKey, runners, jids, events, runnerCalls);
+        started.push(runnerCommand);
         Map<String, ClearCommand> clear = Map.ofEntries(
                 Map.entry("_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
@@ -224,8 +226,7 @@ public final class Master implements AutoCloseable {
                         new PublishHandler(clientKey, targets, jobs, jids, events, publisher))),
                 Map.entry("wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin))),
                 Map.entry("ping", new PingHandler()),
-                Map.entry("runner", EauthGuard.special("runner", eauth, clientKey,
-                        new RunnerCommand(clientKey, runners, jids, events, runnerCalls))),
+                Map.entry("runner", EauthGuard.special("runner", eauth, clientKey, runnerCommand)),
                 Map.entry("mk_token", tokens::mkToken),
                 Map.entry("get_token", tokens::getToken),
                 Map.entry("rm_token", tokens::rmToken),

@@ -70,7 +70,8 @@ final class Routes {
             throw new ApiException(404, "The path '" + ex.path() + "' was not found.");
         }
         return switch (ex.method() + " " + first) {
-            case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients", List.of("local", "local_async", "runner", "wheel")));
+            case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients",
+                    List.of("local", "local_async", "local_batch", "runner", "runner_async", "wheel")));
             case "POST " -> Reply.ok(Map.of("return", lowstate(ex, null)));
             case "POST login" -> login(ex);
             case "POST run" -> run(ex);
@@ -259,7 +260,12 @@ final class Routes {
             if (client != null) {
                 chunk.put("client", client);
             }
-            results.add(runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline)));
+            Object result = runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline));
+            if (result instanceof LowstateRunner.Yielded yielded) {
+                results.addAll(yielded.items()); // salt-api: "yield from" a generator's answers
+            } else {
+                results.add(result);
+            }
         }
         return results;
     }

@@ -99,6 +99,11 @@ final class ApiCluster implements AutoCloseable {
         return other;
     }
 
+    /** The master itself, to see what it published. */
+    Master master() {
+        return master;
+    }
+
     /** The master's pki folder, to see the keys it holds. */
     Path masterPki() {
         return masterConfig.pkiDir();
