@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Salt's {@code ldap} eauth backend ({@code salt/auth/ldap.py}) over the JDK's own LDAP client (JNDI, no
  * dependency), with Salt's {@code auth.ldap.*} keys. The user's DN is found one of three ways, as in Salt:
- * with {@code binddn}/{@code bindpw} a service account searches {@code basedn} (subtree) with {@code filter}
+ * with {@code binddn}/{@code bindpw} a service account searches {@code basedn} ({@code scope}, subtree by default) with {@code filter}
  * ({@code uid={{ username }}}), which must find exactly one entry; with {@code anonymous: True} that search is
  * made without credentials; with a {@code binddn} but no {@code bindpw} the binddn is the user's DN as a
  * template ({@code uid={{ username }},ou=people,dc=example,dc=org}). The password is then checked by binding as
@@ -116,7 +116,8 @@ public final class LdapEauth implements EauthBackend {
         }
         LdapContext search = searchContext();
         try {
-            SearchControls controls = new SearchControls(SearchControls.SUBTREE_SCOPE, 2, 5000, new String[] {"1.1"}, false, false);
+            // Salt's auth.ldap.scope: 0 base, 1 one level, 2 subtree, as JNDI numbers them
+            SearchControls controls = new SearchControls(options.scope(), 2, 5000, new String[] {"1.1"}, false, false);
             NamingEnumeration<SearchResult> found = search.search(options.basedn(), render(options.filter(), filterValue(user)), controls);
             List<String> dns = new ArrayList<>();
             try {

@@ -95,7 +95,7 @@ class LdapEauthTest {
 
     private EauthBackendOptions.Ldap options(String binddn, String bindpw, String filter, boolean anonymous) {
         return new EauthBackendOptions.Ldap("", "127.0.0.1", slapd.port(), false, false, anonymous, Slapd.SUFFIX, binddn, bindpw,
-                filter, "Groups", "posixGroup", "memberUid", "memberOf");
+                filter, 2, "Groups", "posixGroup", "memberUid", "memberOf");
     }
 
     private LdapEauth searching() {
@@ -140,6 +140,18 @@ class LdapEauthTest {
     }
 
     @Test
+    void theScopeOfTheUserSearchIsSalts() {
+        // one level under dc=example,dc=org holds no person but svc: ann, one level further down, is not found
+        EauthBackendOptions.Ldap oneLevel = new EauthBackendOptions.Ldap("", "127.0.0.1", slapd.port(), false, false, false,
+                Slapd.SUFFIX, "cn=svc," + Slapd.SUFFIX, "svc-pw", "(uid={{ username }})", 1, "Groups", "posixGroup", "memberUid", "memberOf");
+        assertThat(new LdapEauth(oneLevel).authenticate("ann", "ann-pw")).isEmpty();
+        EauthBackendOptions.Ldap underPeople = new EauthBackendOptions.Ldap("", "127.0.0.1", slapd.port(), false, false, false,
+                PEOPLE, "cn=svc," + Slapd.SUFFIX, "svc-pw", "(uid={{ username }})", 1, "Groups", "posixGroup", "memberUid", "memberOf");
+        // found one level under ou=people; no ou=Groups under that base, so no groups
+        assertThat(new LdapEauth(underPeople).authenticate("ann", "ann-pw")).contains(List.of());
+    }
+
+    @Test
     void aSearchTellsWhetherTheDirectoryStillHasTheUser() {
         assertThat(searching().hasUser("ann")).isTrue();
         assertThat(searching().hasUser("carl")).isFalse();
@@ -150,7 +162,7 @@ class LdapEauthTest {
     @Test
     void anUnreachableDirectoryRefusesWithinItsTimeout() {
         EauthBackendOptions.Ldap nowhere = new EauthBackendOptions.Ldap("", "127.0.0.1", 1, false, false, false, Slapd.SUFFIX,
-                "uid={{ username }}," + PEOPLE, "", "", "Groups", "posixGroup", "memberUid", "memberOf");
+                "uid={{ username }}," + PEOPLE, "", "", 2, "Groups", "posixGroup", "memberUid", "memberOf");
         assertThat(new LdapEauth(nowhere).authenticate("ann", "ann-pw")).isEmpty();
     }
 
