@@ -1,5 +1,6 @@
 package io.jsalt.bench;
 
+import io.jsalt.bench.api.ApiLoad;
 import io.jsalt.bench.scenario.BenchOptions;
 import io.jsalt.bench.scenario.FanOut;
 import io.jsalt.bench.scenario.Jmh;
@@ -30,6 +31,7 @@ final class Scenarios {
             case "memory" -> Memory.run(sized(o, List.of(1000), List.of(500)));
             case "states" -> StateApply.run(sized(o, List.of(200), List.of(200)));
             case "jmh" -> Jmh.run(o);
+            case "api" -> ApiLoad.run(o);
             case "keys" -> keys(sized(o, List.of(10000), List.of(500)));
             default -> throw new IllegalArgumentException("unknown scenario: " + name);
         };

@@ -206,6 +206,12 @@ public record MasterConfig(
         config.string("api_pidfile", "");
         config.string("api_logfile", "");
         config.stringList("netapi_enable_clients");
+        if (!List.of("own", "all").contains(config.string("eauth_events", "own"))) {
+            throw config.refuse("eauth_events", "own or all"); // the master re-reads it (io.jsalt.master.auth.EauthSettings)
+        }
+        EauthBackendOptions.read(config); // auth.pam.service, auth.ldap.*: the master re-reads them at each login
+        config.integer("eauth_login_failures", 10, 1, 1_000_000);
+        config.integer("eauth_login_window", 60, 1, 86_400);
         return new MasterConfig(
                 configDir,
                 interfaceAddress,

@@ -38,6 +38,8 @@ import io.jsalt.master.request.AuthHandler;
 import io.jsalt.master.request.ClearCommand;
 import io.jsalt.master.request.ClientKey;
 import io.jsalt.master.request.EauthGuard;
+import io.jsalt.master.request.EventAccess;
+import io.jsalt.master.request.JobReadRule;
 import io.jsalt.master.request.HookEvent;
 import io.jsalt.master.request.MinionEventHandler;
 import io.jsalt.master.request.MinionTrust;
@@ -53,6 +55,7 @@ import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.runner.JobsRunner;
 import io.jsalt.master.runner.ManageRunner;
 import io.jsalt.master.runner.MinionJobs;
+import io.jsalt.master.runner.RunnerCalls;
 import io.jsalt.master.runner.RunnerCommand;
 import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
@@ -214,21 +217,26 @@ public final class Master implements AutoCloseable {
         EauthSettings eauthSettings = new EauthSettings(config.configDir());
         Eauth eauth = new Eauth(eauthSettings, new TokenFiles(config.cachedir().resolve("tokens"), java.time.Clock.systemUTC(),
                 () -> eauthSettings.current().tokenExpire()));
-        TokenCommands tokens = new TokenCommands(eauth);
-        Map<String, ClearCommand> clear = Map.of(
-                "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
+        TokenCommands tokens = new TokenCommands(eauth, clientKey);
+        RunnerCalls runnerCalls = new RunnerCalls();
+        RunnerCommand runnerCommand = new RunnerCommand(clientKey, runners, jids, events, runnerCalls);
+        started.push(runnerCommand);
+        Map<String, ClearCommand> clear = Map.ofEntries(
+                Map.entry("_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
                                 this.config.abuseLimits().maxPendingMinions(), this.config.abuseLimits().pendingKeysPerMinute()),
-                        publishPort.port(), signIns),
-                "publish", EauthGuard.publish(eauth, clientKey, targets, new PublishHandler(clientKey, targets, jobs, jids, events, publisher)),
-                "wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin)),
-                "ping", new PingHandler(),
-                "runner", EauthGuard.special("runner", eauth, clientKey, new RunnerCommand(clientKey, runners, jids, events)),
-                "mk_token", tokens::mkToken,
-                "get_token", tokens::getToken,
-                "rm_token", tokens::rmToken,
-                "job_returns", new OwnJobReturns(eauth, clientKey, jobs, targets),
-                "fire_hook", new HookEvent(clientKey, events));
+                        publishPort.port(), signIns)),
+                Map.entry("publish", EauthGuard.publish(eauth, clientKey, targets,
+                        new PublishHandler(clientKey, targets, jobs, jids, events, publisher))),
+                Map.entry("wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin))),
+                Map.entry("ping", new PingHandler()),
+                Map.entry("runner", EauthGuard.special("runner", eauth, clientKey, runnerCommand)),
+                Map.entry("mk_token", tokens::mkToken),
+                Map.entry("get_token", tokens::getToken),
+                Map.entry("rm_token", tokens::rmToken),
+                Map.entry("job_returns", new OwnJobReturns(eauth, clientKey, jobs, targets)),
+                Map.entry("event_access", new EventAccess(eauth, eauthSettings, jobs, runnerCalls, new JobReadRule(targets))),
+                Map.entry("fire_hook", new HookEvent(clientKey, events)));
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
                 "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),

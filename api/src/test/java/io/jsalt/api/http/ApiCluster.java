@@ -32,6 +32,7 @@ final class ApiCluster implements AutoCloseable {
     private final List<Minion> minions = new ArrayList<>();
     private Master master;
     private ApiServer api;
+    private Map<String, Object> externalAuth;
 
     ApiCluster(Path root) throws IOException {
         this.root = root;
@@ -45,10 +46,8 @@ final class ApiCluster implements AutoCloseable {
     }
 
     ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
-        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
-        Files.createDirectories(masterConfig.configDir());
-        Files.writeString(masterConfig.configDir().resolve("master"),
-                new org.eclipse.jetty.util.ajax.JSON().toJSON(Map.of("external_auth", externalAuth)));
+        this.externalAuth = externalAuth;
+        rewriteMasterConfig(Map.of());
         master = new Master(masterConfig, transport);
         master.start();
         for (String id : minionIds) {
@@ -70,6 +69,22 @@ final class ApiCluster implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Writes the master's config file again: {@code external_auth} as started, plus {@code more} keys. The
+     * master re-reads its eauth settings when the file changes.
+     */
+    void rewriteMasterConfig(Map<String, Object> more) throws IOException {
+        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
+        Map<String, Object> config = new java.util.LinkedHashMap<>();
+        // the API tests fail logins on purpose from one address, test after test; the master's own limit (10 a
+        // minute per name and per address) is MasterEauthTest's, and jsalt-api's per-address one is checked here
+        config.put("eauth_login_failures", 1000);
+        config.putAll(more);
+        config.put("external_auth", externalAuth);
+        Files.createDirectories(masterConfig.configDir());
+        Files.writeString(masterConfig.configDir().resolve("master"), new org.eclipse.jetty.util.ajax.JSON().toJSON(config));
+    }
+
     /** One more jsalt-api on the same master, with its own copy of the users (the master's rights still rule) and clients. */
     ApiServer anotherApi(Map<String, Object> externalAuth, List<String> enabledClients) {
         return anotherApi(externalAuth, enabledClients, List.of());
@@ -86,6 +101,11 @@ final class ApiCluster implements AutoCloseable {
                 enabledClients)), Clock.systemUTC());
         other.start();
         return other;
+    }
+
+    /** The master itself, to see what it published. */
+    Master master() {
+        return master;
     }
 
     /** The master's pki folder, to see the keys it holds. */
