@@ -2,6 +2,7 @@ package io.jsalt.states.render;
 
 import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.LegacyOverrides;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
@@ -44,10 +45,11 @@ public final class JinjaRenderer {
         Map<String, Object> variables = new LinkedHashMap<>(context.variables());
         variables.putAll(extra);
         Jinjava jinjava = engines.computeIfAbsent(context.saltenv(), this::engine);
-        UnknownFilters.check(template, name -> jinjava.getGlobalContext().getFilter(name) != null, context.path());
+        String source = PythonEscapes.rewrite(template);
+        UnknownFilters.check(source, name -> jinjava.getGlobalContext().getFilter(name) != null, context.path());
         RenderResult result;
         try {
-            result = jinjava.renderForResult(template, variables);
+            result = jinjava.renderForResult(source, variables);
         } catch (RuntimeException e) {
             throw new RenderException("Jinja error in " + context.path() + ": " + e.getMessage(), e);
         }
@@ -63,9 +65,12 @@ public final class JinjaRenderer {
 
     /** One engine per saltenv (its includes read from there), built once: setting one up costs more than a render. */
     private Jinjava engine(String saltenv) {
-        Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false).build());
+        // Jinja2 iterates a dict's keys ({% for k in d %}, d|first, d|join); Jinjava its values unless told
+        Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
+                .withLegacyOverrides(LegacyOverrides.newBuilder().withIterateOverMapKeys(true).build()).build());
         jinjava.setResourceLocator(new Locator(files, saltenv));
-        DataFilters.all().forEach(jinjava.getGlobalContext()::registerFilter);
+        SaltFilters.all().forEach(jinjava.getGlobalContext()::registerFilter);
+        jinjava.getGlobalContext().registerExpTest(RegexFilters.matchTest());
         jinjava.getGlobalContext().registerTag(new ImportDataTag("yaml"));
         jinjava.getGlobalContext().registerTag(new ImportDataTag("json"));
         return jinjava;
@@ -99,7 +104,7 @@ public final class JinjaRenderer {
         public String getString(String fullName, Charset encoding, JinjavaInterpreter interpreter) throws IOException {
             byte[] bytes = files.read(StateFiles.pathOf(fullName), saltenv)
                     .orElseThrow(() -> new IOException("Template '" + fullName + "' not found in saltenv " + saltenv));
-            return new String(bytes, encoding == null ? StandardCharsets.UTF_8 : encoding);
+            return PythonEscapes.rewrite(new String(bytes, encoding == null ? StandardCharsets.UTF_8 : encoding));
         }
     }
 }
