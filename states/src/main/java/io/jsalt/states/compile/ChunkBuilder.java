@@ -14,7 +14,7 @@ import java.util.Set;
  */
 final class ChunkBuilder {
     /** Arguments Salt interprets itself and that jsalt does not honour yet: refused rather than ignored. */
-    private static final Set<String> NOT_YET = Set.of("order", "failhard", "parallel", "retry", "reload_modules");
+    private static final Set<String> NOT_YET = Set.of("order", "parallel", "retry", "reload_modules");
 
     /** A chunk's {@code _in} requisite, pointing from {@code source} to whatever {@code requisite} names. */
     record InRequisite(StateChunk source, Requisite requisite) {

@@ -227,6 +227,41 @@ class StateRunnerTest {
     }
 
     @Test
+    void failhardStopsTheRunAfterItsStateFailsAsSaltDoes() throws IOException {
+        // salt-call --local state.apply (Salt 3006.8): the return holds the states run so far, nothing after
+        Map<String, Object> ret = run("""
+                first:
+                  test.succeed_with_changes: []
+                breaks:
+                  test.fail_without_changes:
+                    - failhard: True
+                after:
+                  test.nop: []
+                """, false);
+        assertThat(new ArrayList<>(ret.keySet())).containsExactly("test_|-first_|-first_|-succeed_with_changes",
+                "test_|-breaks_|-breaks_|-fail_without_changes");
+        assertThat(StateRunner.failed(ret)).isTrue();
+
+        // a failhard state run early for a requisite stops the run there too
+        Map<String, Object> required = run("""
+                needs:
+                  test.nop:
+                    - require:
+                      - test: req_fails
+                req_fails:
+                  test.fail_without_changes:
+                    - failhard: True
+                other:
+                  test.nop: []
+                """, false);
+        assertThat(required.keySet()).containsExactly("test_|-req_fails_|-req_fails_|-fail_without_changes");
+
+        // test mode never stops; a failhard state that succeeds stops nothing
+        assertThat(run("x:\n  test.fail_without_changes:\n    - failhard: True\ny:\n  test.nop: []\n", true)).hasSize(2);
+        assertThat(run("x:\n  test.nop:\n    - failhard: True\ny:\n  test.nop: []\n", false)).hasSize(2);
+    }
+
+    @Test
     void testModeReportsPredictionsWithResultNone() throws IOException {
         Path marker = root.resolve("never");
         Map<String, Object> ret = run("""
