@@ -72,12 +72,13 @@ public final class JinjaRenderer {
     /**
      * Jinjava's {@code renderForResult}, without its copy of the engine's global context: that copy builds every
      * default filter, test, function and tag anew by reflection for each render (about a tenth of a 200-template
-     * state run's CPU). Here the render's context has the global one as its parent, which it reads and never
-     * writes: a template's {@code set}, macros and imports land in its own context, as in Jinjava's copy.
+     * state run's CPU). Here the render's context ({@link RenderScope}) has the global one as its parent, which it
+     * reads and never writes: a template's {@code set}, macros and imports land in its own context, as in Jinjava's
+     * copy, and the bookkeeping Jinjava passes up to parents stops there.
      */
     private static RenderResult renderAlone(Jinjava jinjava, String source, Map<String, Object> variables) {
         JinjavaConfig config = jinjava.getGlobalConfig();
-        Context context = new Context(jinjava.getGlobalContext(), variables, config.getDisabled());
+        Context context = new RenderScope(jinjava.getGlobalContext(), variables, config.getDisabled());
         JinjavaInterpreter interpreter = config.getInterpreterFactory().newInstance(jinjava, context, config);
         try {
             String output = interpreter.render(source);

@@ -70,6 +70,26 @@ class SaltFiltersTest {
     }
 
     @Test
+    void oneRendererRendersOnSeveralThreadsAtOnceAsThePillarWorkersDo() throws Exception {
+        JinjaRenderer jinja = new JinjaRenderer(FolderFiles.base(root));
+        RenderContext context = TestCalls.context(TestCalls.realModules());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<String>> outs = new java.util.ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                int n = i;
+                outs.add(pool.submit(() -> jinja.render("{% set x = " + n + " %}{% macro m(v) %}<{{ v }}>{% endmacro %}"
+                        + "{{ m(x) }}{{ 'a' | regex_replace('a', x | string) }}", context)));
+            }
+            for (int i = 0; i < outs.size(); i++) {
+                assertThat(outs.get(i).get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("<" + i + ">" + i);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void tuplesPrintAsPythonAndActAsLists() {
         assertThat(render("{{ 'k=v' | regex_search('(\\w)=(\\w)') }} {{ ('k=v' | regex_search('(\\w)=(\\w)'))[1] }}"))
                 .isEqualTo("('k', 'v') v");
