@@ -84,6 +84,17 @@ class FleetHighstateEndToEndTest {
             assertThat(ping.exitCode()).isZero();
             assertThat(ping.stdout()).contains("\"m1\"", "\"m2\"", "\"m3\"");
         });
+        // A minion fetches its pillar when it signs in; on a loaded machine that request can time out, and the minion
+        // then holds an empty pillar until a refresh (Salt compiles the pillar for every state run; jsalt's state runs
+        // use the pillar in memory). Each minion must hold its pillar before the proof starts: refresh until it does.
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+            ClusterHandle.Outcome port = cluster.jsalt("-t", "10", "--out", "json", "--static", "m*", "pillar.get", "demo:port");
+            boolean all = MINIONS.stream().allMatch(id -> port.stdout().contains("\"" + id + "\": 8080"));
+            if (!all) {
+                cluster.jsalt("-t", "10", "m*", "saltutil.refresh_pillar");
+            }
+            assertThat(all).as(port.toString()).isTrue();
+        });
     }
 
     @AfterAll
