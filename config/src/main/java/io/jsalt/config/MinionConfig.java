@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
  *                               as Salt runs every call made from its command line
  * @param frameLimits            the largest frames accepted from the master
  * @param supervision            {@code supervisor} and {@code supervisor_dir}: the programs this minion supervises
+ * @param stateOutput            how {@code jsalt-call} shows state runs by default ({@code state_output}, {@code state_verbose}, ...)
  */
 public record MinionConfig(
         Path configDir,
@@ -76,7 +77,8 @@ public record MinionConfig(
         Path extensionModules,
         boolean cmdSafe,
         FrameLimits frameLimits,
-        Supervision supervision) {
+        Supervision supervision,
+        StateOutputSettings stateOutput) {
 
     /**
      * The largest frames this minion accepts from its master (or from whoever stands in its place): a frame
@@ -157,6 +159,7 @@ public record MinionConfig(
         Objects.requireNonNull(extensionModules, "extensionModules");
         Objects.requireNonNull(frameLimits, "frameLimits");
         Objects.requireNonNull(supervision, "supervision");
+        Objects.requireNonNull(stateOutput, "stateOutput");
     }
 
     /** Salt's minion grains file, {@code <configDir>/grains}: grains set by grains.setval and friends. */
@@ -236,7 +239,8 @@ public record MinionConfig(
                 config.path("extension_modules", root, cachedir.resolve("extmods").toString()),
                 config.bool("cmd_safe", false),
                 FrameLimits.read(config),
-                Supervision.read(config, root, configDir));
+                Supervision.read(config, root, configDir),
+                StateOutputSettings.read(config));
     }
 
     private static String id(ConfigFile config) {
