@@ -34,6 +34,20 @@ public final class SigningPins {
         this.dir = pkiDir.resolve(FOLDER);
     }
 
+    /** The pins under {@code pkiDir}, their folder made (0700) when missing: for a key store kept elsewhere. */
+    public static SigningPins in(Path pkiDir) {
+        SigningPins pins = new SigningPins(pkiDir);
+        try {
+            if (!Files.isDirectory(pins.dir)) {
+                Files.createDirectories(pins.dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare " + pins.dir, e);
+        }
+        return pins;
+    }
+
     Path dir() {
         return dir;
     }

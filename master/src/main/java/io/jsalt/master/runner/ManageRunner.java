@@ -4,7 +4,7 @@ import static io.jsalt.master.runner.Parameter.optional;
 
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyState;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.runner.Parameter.Type;
 import io.jsalt.transport.message.Topics;
 import java.time.Duration;
@@ -41,7 +41,7 @@ public final class ManageRunner implements RunnerModule {
     /** Salt 3006's list_state aliases: each answers what present answers. */
     private static final List<String> PRESENT_ALIASES = List.of("list_state", "alived", "allowed", "joined", "reaped");
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final KeyAdmin keyAdmin;
     private final MinionJobs minions;
     private final Supplier<Set<String>> subscribedTopics;
@@ -52,7 +52,7 @@ public final class ManageRunner implements RunnerModule {
      *                         minion is present when it subscribes its own topic, as for presence events
      * @param defaultTimeout   seconds to wait for pings when the caller gives no timeout (the {@code timeout} key)
      */
-    public ManageRunner(KeyStore keys, KeyAdmin keyAdmin, MinionJobs minions, Supplier<Set<String>> subscribedTopics,
+    public ManageRunner(MinionKeys keys, KeyAdmin keyAdmin, MinionJobs minions, Supplier<Set<String>> subscribedTopics,
                         IntSupplier defaultTimeout) {
         this.keys = keys;
         this.keyAdmin = keyAdmin;
