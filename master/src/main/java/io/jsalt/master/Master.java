@@ -5,6 +5,7 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.auth.Eauth;
 import io.jsalt.master.auth.EauthSettings;
 import io.jsalt.master.auth.TokenFiles;
+import io.jsalt.master.cluster.ClusterState;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
@@ -17,6 +18,7 @@ import io.jsalt.master.jobs.JobCaches;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
 import io.jsalt.master.pillar.ExposedPillarRoots;
@@ -102,7 +104,9 @@ public final class Master implements AutoCloseable {
     /** The pillar compiled for each minion, for pillar targeting; in memory only (pillar holds secrets). */
     private final PillarCache pillars = new PillarCache();
     private final CompletableFuture<String> failure = new CompletableFuture<>();
-    private KeyStore keys;
+    private MinionKeys keys;
+    /** Set when this master is one of a cluster (cluster_id): keys, session key and grains shared in PostgreSQL. */
+    private ClusterState cluster;
     private JobCache jobs;
     private Supervisor supervisor;
     /** Set once start() has bound both ports: close() then waits until they are free again. */
@@ -141,10 +145,17 @@ public final class Master implements AutoCloseable {
 
     public synchronized void start() {
         try {
-            keys = new KeyStore(config.pkiDir());
-            minionData = new MinionDataCache(config.cachedir());
-            minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             KeyPair masterKey = RsaKeys.loadOrCreate(config.pkiDir(), "master");
+            if (ClusterState.configured(config)) {
+                cluster = ClusterState.join(config, masterKey, sessionKey);
+                started.push(cluster);
+                keys = cluster.keys();
+                minionData = cluster.grains();
+            } else {
+                keys = new KeyStore(config.pkiDir());
+                minionData = new MinionDataCache(config.cachedir());
+            }
+            minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             warnIfPillarIsServed(config);
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
             jobs = JobCaches.open(config);
@@ -190,6 +201,14 @@ public final class Master implements AutoCloseable {
             signIns.forget(id);
             fleet.forget(id);
         });
+        if (cluster != null) {
+            // a key revoked on another master: this one forgets the minion as that one did (grains follow on their own)
+            cluster.keys().whenRevokedElsewhere(id -> {
+                pillars.forget(id);
+                signIns.forget(id);
+                fleet.forget(id);
+            });
+        }
         TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
                 () -> Duration.ofSeconds((long) this.config.timeout() + this.config.gatherJobTimeout()),
@@ -365,7 +384,7 @@ public final class Master implements AutoCloseable {
         return events;
     }
 
-    public KeyStore keys() {
+    public MinionKeys keys() {
         return keys;
     }
 
