@@ -158,7 +158,7 @@ public final class Master implements AutoCloseable {
             minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             warnIfPillarIsServed(config);
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
-            jobs = JobCaches.open(config);
+            jobs = JobCaches.open(config, jids);
             started.push(jobs);
             JobCaches.shareEvents(config, events).ifPresent(started::push);
             MasterConfig.Supervision s = config.supervision();

@@ -49,6 +49,16 @@ public final class PgConnector {
     }
 
     /**
+     * True when the database refuses a record for what it holds (a data exception, class 22; a constraint,
+     * 23; a program limit such as a too large jsonb, 54): writing it again will never work. Anything else
+     * (rights, an object missing, a lock, a full disk) is not the record's fault.
+     */
+    public static boolean refusesTheRecord(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("54"));
+    }
+
+    /**
      * True when the failure means "the database is away" (no connection, connection lost, server shutting
      * down or starting): the master spools and retries. Anything else (authentication, a missing
      * database, a bad statement) is a refusal that no waiting cures.
