@@ -73,6 +73,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -219,7 +220,8 @@ public final class Master implements AutoCloseable {
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
-                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
+                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout(),
+                        cluster == null ? Set::of : () -> cluster.presence().elsewhere(presenceFreshness())),
                 new TargetRunner(targets),
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
         FileServer fileServer = new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize());
@@ -270,8 +272,9 @@ public final class Master implements AutoCloseable {
         TransportWatch watch = new TransportWatch(transport, requestPort, () -> host,
                 () -> supervisor.isRunning(transport.name()) && supervisor.isRunning(requestPort.name()),
                 timings.probeTimeout(), timings.probeFailures());
-        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
-                new Presence(keys, publishPort::subscribedTopics, signIns, events), watch::check, timings.probeInterval()));
+        Presence presence = new Presence(keys, publishPort::subscribedTopics, signIns, events);
+        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs, cluster == null ? presence
+                : presence.andThen(c -> cluster.presence().publish(presence.presentNow())), watch::check, timings.probeInterval()));
         return watch;
     }
 
@@ -302,6 +305,7 @@ public final class Master implements AutoCloseable {
         needsRestart(needRestart, "pki_dir", now.pkiDir(), next.pkiDir());
         needsRestart(needRestart, "cachedir", now.cachedir(), next.cachedir());
         needsRestart(needRestart, "master_job_cache", now.masterJobCache(), next.masterJobCache());
+        needsRestart(needRestart, "cluster_id", now.postgres().clusterId(), next.postgres().clusterId());
         needsRestart(needRestart, "sock_dir", now.sockDir(), next.sockDir());
         needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
         needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());
@@ -345,6 +349,11 @@ public final class Master implements AutoCloseable {
         if (!Objects.equals(was, is)) {
             keys.add(key);
         }
+    }
+
+    /** How long a minion seen present by another master of the cluster counts as present: three maintenance rounds. */
+    private Duration presenceFreshness() {
+        return Duration.ofSeconds(3L * config.loopInterval());
     }
 
     private void onKeyRevoked() {

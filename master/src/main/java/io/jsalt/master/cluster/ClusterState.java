@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the masters of a cluster ({@code cluster_id}, with {@code master_job_cache: postgres}) share in the
- * database beside jobs and returns: the minions' keys, the session key, the minions' grains; checked to be
+ * database beside jobs and returns: the minions' keys, the session key, the minions' grains and presence; checked to be
  * the cluster this master belongs to, with the master key it must hold; followed through one listening
  * connection ({@link ClusterChanges}). A master of a cluster needs its database at start (it would otherwise
  * know no key); afterwards it serves from memory while the database is away, and refuses key changes.
@@ -25,13 +25,16 @@ public final class ClusterState implements AutoCloseable {
     private final PgKeyStore keys;
     private final ClusterSessionKey session;
     private final MinionDataCache grains;
+    private final PgPresence presence;
     private final ClusterChanges changes;
 
-    private ClusterState(ClusterDb db, PgKeyStore keys, ClusterSessionKey session, MinionDataCache grains, ClusterChanges changes) {
+    private ClusterState(ClusterDb db, PgKeyStore keys, ClusterSessionKey session, MinionDataCache grains, PgPresence presence,
+            ClusterChanges changes) {
         this.db = db;
         this.keys = keys;
         this.session = session;
         this.grains = grains;
+        this.presence = presence;
         this.changes = changes;
     }
 
@@ -63,7 +66,7 @@ public final class ClusterState implements AutoCloseable {
             changes.start(LISTEN_WAIT_MILLIS);
             LOG.info("cluster '{}': keys, session key and grains shared with every master on {} (session key generation {})",
                     config.postgres().clusterId(), db.connector().describe(), session.generation());
-            return new ClusterState(db, keys, session, grains, changes);
+            return new ClusterState(db, keys, session, grains, new PgPresence(db, masterId), changes);
         } catch (RuntimeException e) {
             if (changes != null) {
                 changes.close();
@@ -112,6 +115,10 @@ public final class ClusterState implements AutoCloseable {
         return grains;
     }
 
+    public PgPresence presence() {
+        return presence;
+    }
+
     /** The listener, for tests and diagnostics. */
     public ClusterChanges changes() {
         return changes;
@@ -120,6 +127,7 @@ public final class ClusterState implements AutoCloseable {
     @Override
     public void close() {
         changes.close();
+        presence.withdraw();
         db.close();
     }
 }

@@ -62,7 +62,8 @@ public final class Presence implements Consumer<MasterConfig> {
         }
     }
 
-    private void round() {
+    /** The minions present on this master now: accepted, signed in and not seen gone since, subscribed to their topic. */
+    public Set<String> presentNow() {
         Set<String> topics = subscribedTopics.get();
         Set<String> present = new TreeSet<>();
         for (String id : keys.list(KeyState.ACCEPTED)) {
@@ -70,6 +71,11 @@ public final class Presence implements Consumer<MasterConfig> {
                 present.add(id);
             }
         }
+        return present;
+    }
+
+    private void round() {
+        Set<String> present = presentNow();
         List<String> gained = present.stream().filter(id -> !last.contains(id)).toList();
         List<String> lost = last.stream().filter(id -> !present.contains(id)).sorted().toList();
         lost.forEach(signIns::seenGone);

@@ -143,6 +143,30 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void whatOneMasterSeesPresentTheOtherSeesUntilItIsStaleOrWithdrawn() throws Exception {
+        String db = pg.createDatabase();
+        Duration fresh = Duration.ofMinutes(3);
+        try (ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42111, masterKey, new SessionKey())) {
+            try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42101, masterKey, new SessionKey())) {
+                m1.presence().publish(java.util.Set.of("web1", "web2"));
+                assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1", "web2");
+                assertThat(m1.presence().elsewhere(fresh)).as("a master's own rows are not 'elsewhere'").isEmpty();
+
+                m1.presence().publish(java.util.Set.of("web2"));
+                assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
+                try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                    s.execute("UPDATE jsalt_presence SET seen = now() - interval '10 minutes'"); // m1 died long ago
+                }
+                assertThat(m2.presence().elsewhere(fresh)).isEmpty();
+                m1.presence().publish(java.util.Set.of("web2"));
+                assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
+            }
+            // m1 stopped cleanly: its minions no longer count as present through it
+            assertThat(m2.presence().elsewhere(fresh)).isEmpty();
+        }
+    }
+
+    @Test
     void aRaceOfTwoMastersOverOneMinionsGrainsKeepsTheNewestSigned() throws Exception {
         String db = pg.createDatabase();
         try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42081, masterKey, new SessionKey());
