@@ -126,4 +126,18 @@ class ClusterOnPostgresEndToEndTest {
                     && "accept".equals(e.data().get("act")))).isNotEmpty();
         }
     }
+
+    @Test
+    @Order(4)
+    void aKeyDeletedWithJsaltKeyWhileItsOwnMasterIsDownStillReachesTheOtherMaster() throws Exception {
+        m2.stopMaster();
+        Cluster.Result deleted = m2.key("-d", "alpha", "-y"); // no master listens on m2: jsalt-key changes the table itself
+        assertThat(deleted.exitCode()).as(deleted.toString()).isZero();
+        assertThat(deleted.stdout()).contains("Key for minion alpha deleted.");
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(Cluster.read(m1.masterLog()))
+                .contains("session key replaced (generation 3 of the cluster, made by")
+                .contains("deleted or rejected with jsalt-key"));
+        assertThat(m1.key("-L").stdout()).doesNotContain("alpha");
+    }
 }

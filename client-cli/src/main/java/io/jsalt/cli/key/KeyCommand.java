@@ -103,6 +103,9 @@ public final class KeyCommand implements Callable<ExitCode> {
         System.exit(ToolRunner.run(new KeyCommand(System.out, System.in), System.err, argv));
     }
 
+    /** Set when the keys are a cluster's (cluster_id) and were opened here. */
+    private ClusterState.KeyTool cluster;
+
     @Override
     public ExitCode call() throws IOException {
         if (versionsReport.printIfRequested(stdout)) {
@@ -119,6 +122,16 @@ public final class KeyCommand implements Callable<ExitCode> {
         }
         MasterConfig config = ConfigLoader.master(configDir);
         MinionKeys store = keyStore(config);
+        try {
+            return act(config, store);
+        } finally {
+            if (cluster != null) {
+                cluster.db().close();
+            }
+        }
+    }
+
+    private ExitCode act(MasterConfig config, MinionKeys store) throws IOException {
         Action a = action;
         if (a.accept != null || a.acceptAll) {
             return change("key.accept", a.acceptAll ? "*" : a.accept, config, store, KeyState.PENDING, "Accept");
@@ -195,9 +208,16 @@ public final class KeyCommand implements Callable<ExitCode> {
         }
     }
 
-    /** The master is down: change the files; its next start makes a new session key anyway. */
+    /**
+     * The master is down: change the files, as its next start makes a new session key anyway; or, for a master
+     * of a cluster, change the cluster's table and do what a master does on a revoked key, since the other
+     * masters keep serving: a new session key for all, and the minion's shared grains forgotten.
+     */
     private List<?> viaStore(MinionKeys store, String fun, String match) {
-        KeyAdmin admin = new KeyAdmin(store, new EventBus(), () -> {});
+        ClusterState.KeyTool c = cluster;
+        KeyAdmin admin = c == null ? new KeyAdmin(store, new EventBus(), () -> {})
+                : new KeyAdmin(store, new EventBus(), () -> c.rotateSessionKey("a minion key was deleted or rejected with jsalt-key"),
+                        c::forget);
         return switch (fun) {
             case "key.accept" -> admin.accept(match, includeRejected, includeDenied);
             case "key.reject" -> admin.reject(match, includeAccepted, includeDenied);
@@ -209,7 +229,7 @@ public final class KeyCommand implements Callable<ExitCode> {
      * The master's keys: its pki folder, or for a master of a cluster ({@code cluster_id}) the cluster's table,
      * which needs the master key (accepted keys are signed with it) and the database.
      */
-    private static MinionKeys keyStore(MasterConfig config) {
+    private MinionKeys keyStore(MasterConfig config) {
         if (!ClusterState.configured(config)) {
             return new KeyStore(config.pkiDir());
         }
@@ -218,7 +238,8 @@ public final class KeyCommand implements Callable<ExitCode> {
             throw new CliException(ExitCode.USAGE, "cluster_id is set: the cluster's keys need the master key " + pem);
         }
         try {
-            return ClusterState.keysFor(config, RsaKeys.readKeyPair(pem)).orElseThrow();
+            cluster = ClusterState.keyToolFor(config, RsaKeys.readKeyPair(pem)).orElseThrow();
+            return cluster.keys();
         } catch (ClusterException | IllegalArgumentException e) {
             throw new CliException(ExitCode.UNAVAILABLE, e.getMessage());
         }

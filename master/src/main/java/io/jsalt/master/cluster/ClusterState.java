@@ -76,13 +76,32 @@ public final class ClusterState implements AutoCloseable {
         }
     }
 
-    /** The cluster's keys for {@code jsalt-key}: read once, not followed; empty when {@code config} names no cluster. */
-    public static Optional<PgKeyStore> keysFor(MasterConfig config, KeyPair masterKey) {
+    /**
+     * For {@code jsalt-key} when no master runs on this host: the cluster's keys, read once and not followed,
+     * and what a master does when a key is revoked (a new session key for every master, the minion's grains
+     * forgotten); empty when {@code config} names no cluster.
+     */
+    public static Optional<KeyTool> keyToolFor(MasterConfig config, KeyPair masterKey) {
         if (!configured(config)) {
             return Optional.empty();
         }
         ClusterDb db = open(config, masterKey);
-        return Optional.of(PgKeyStore.open(config.pkiDir(), db, new MasterSeal(masterKey), JobCaches.masterId(config) + " (jsalt-key)"));
+        String masterId = JobCaches.masterId(config) + " (jsalt-key)";
+        MasterSeal seal = new MasterSeal(masterKey);
+        return Optional.of(new KeyTool(PgKeyStore.open(config.pkiDir(), db, seal, masterId), db, seal, masterId));
+    }
+
+    /** The cluster's keys as {@code jsalt-key} changes them without a master. */
+    public record KeyTool(PgKeyStore keys, ClusterDb db, MasterSeal seal, String masterId) {
+        /** A new session key for every master of the cluster (each adopts it when notified). */
+        public void rotateSessionKey(String reason) {
+            ClusterSessionKey.open(db, seal, new SessionKey(), masterId).rotate(reason);
+        }
+
+        /** The minion's grains and presence, as a master forgets them when its key goes. */
+        public void forget(String id) {
+            new PgMinionData(db, masterId).remove(id);
+        }
     }
 
     private static ClusterDb open(MasterConfig config, KeyPair masterKey) {
