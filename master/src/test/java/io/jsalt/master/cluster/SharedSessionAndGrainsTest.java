@@ -1,9 +1,11 @@
 package io.jsalt.master.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.jsalt.crypto.RsaKeys;
+import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.testing.PgCluster;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,6 +106,38 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void whileTheDatabaseIsAwayKeysAreServedChangesRefusedAndARevocationRotatesHereThenEverywhere() {
+        String db = pg.createDatabase();
+        SessionKey k1 = new SessionKey();
+        SessionKey k2 = new SessionKey();
+        String pem = RsaKeys.publicKeyPem(RsaKeys.generate(2048).getPublic());
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42121, masterKey, k1);
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42131, masterKey, k2)) {
+            m1.keys().store(KeyState.ACCEPTED, "web1", pem);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().acceptedKey("web1").isPresent());
+            pg.stopServer();
+            try {
+                assertThat(m1.keys().acceptedKey("web1")).isPresent(); // served from memory
+                assertThat(m1.keys().list(KeyState.ACCEPTED)).containsExactly("web1");
+                assertThatThrownBy(() -> m1.keys().store(KeyState.PENDING,
+                        "web2", pem)).isInstanceOf(ClusterException.class).hasMessageContaining("unreachable");
+                assertThat(m1.keys().stateOf("web2")).isEmpty();
+                String before = k1.keyString();
+                k1.rotate("a minion key was deleted or rejected");
+                assertThat(k1.keyString()).as("rotated on this master at once").isNotEqualTo(before);
+                assertThat(k2.keyString()).isEqualTo(before);
+            } finally {
+                pg.startServer();
+            }
+            // once the database is back, the rotation owed is made for the cluster, and m2 adopts it
+            await().atMost(Duration.ofSeconds(30)).until(() -> m2.session().generation() == 2 && k1.keyString().equals(k2.keyString()));
+            assertThat(m1.session().generation()).isEqualTo(2);
+            assertThat(m1.keys().storeIfNew(KeyState.PENDING, "web2", pem)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().stateOf("web2").isPresent());
+        }
+    }
+
+    @Test
     void scheduledRotationsOfTwoMastersMakeOneNewKey() {
         String db = pg.createDatabase();
         SessionKey k1 = new SessionKey();
@@ -148,17 +183,17 @@ class SharedSessionAndGrainsTest {
         Duration fresh = Duration.ofMinutes(3);
         try (ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42111, masterKey, new SessionKey())) {
             try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42101, masterKey, new SessionKey())) {
-                m1.presence().publish(java.util.Set.of("web1", "web2"));
+                m1.presence().publish(Set.of("web1", "web2"));
                 assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1", "web2");
                 assertThat(m1.presence().elsewhere(fresh)).as("a master's own rows are not 'elsewhere'").isEmpty();
 
-                m1.presence().publish(java.util.Set.of("web2"));
+                m1.presence().publish(Set.of("web2"));
                 assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
                 try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
                     s.execute("UPDATE jsalt_presence SET seen = now() - interval '10 minutes'"); // m1 died long ago
                 }
                 assertThat(m2.presence().elsewhere(fresh)).isEmpty();
-                m1.presence().publish(java.util.Set.of("web2"));
+                m1.presence().publish(Set.of("web2"));
                 assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
             }
             // m1 stopped cleanly: its minions no longer count as present through it

@@ -1,10 +1,14 @@
 package io.jsalt.master.jobs.pg;
 
+import io.jsalt.master.jobs.Jids;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.OptionalInt;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The slots that keep the jids of masters sharing one database apart ({@code jsalt_masters}): each running
@@ -16,15 +20,61 @@ final class PgJidSlots {
     /** How many masters can share a database with jids kept apart; a jid's time is then exact to 16 µs. */
     static final int SLOTS = 16;
     static final int LEASE_MINUTES = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(PgJidSlots.class);
 
-    private PgJidSlots() {
+    private final Jids jids;
+    private final String masterId;
+    private final String where;
+    /** This process in jsalt_masters: a restarted master is another instance. */
+    private final String instance = UUID.randomUUID().toString();
+    /** The slot held; -1 for none yet, -2 when none was free. Used by the job cache's writer thread only. */
+    private int slot = -1;
+
+    /** The slot of master {@code masterId}, given to {@code jids}; {@code where} names the database in messages. */
+    PgJidSlots(Jids jids, String masterId, String where) {
+        this.jids = jids;
+        this.masterId = masterId;
+        this.where = where;
+    }
+
+    /** Keeps this master's slot, or takes a new one if it was lost (a long outage); any failure is logged, not thrown. */
+    void renew(Connection c) {
+        try {
+            OptionalInt held = claim(c, masterId, instance);
+            if (held.isEmpty()) {
+                if (slot != -2) {
+                    LOG.error("job cache: all {} jid slots of {} are held by running masters; this master's jids may equal"
+                            + " another's", SLOTS, where);
+                }
+                slot = -2;
+            } else if (held.getAsInt() != slot) {
+                slot = held.getAsInt();
+                jids.useSlot(slot, SLOTS);
+                LOG.info("job cache: jid slot {} of {} (jids of masters on {} never collide)", slot, SLOTS, where);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("job cache: the jid slot could not be renewed: {}", e.toString()); // a scheduled task must not die
+        }
+    }
+
+    /** Gives the slot back at a clean stop. */
+    void release(Connection c) {
+        if (slot < 0) {
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement("DELETE FROM jsalt_masters WHERE instance = ?")) {
+            s.setString(1, instance);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            LOG.debug("job cache: the jid slot stays held until its lease ends: {}", e.getMessage());
+        }
     }
 
     /**
      * Renews the slot {@code instance} holds, or claims the lowest free one; empty when all are held.
      * Called on the job cache's writer connection, outside any transaction.
      */
-    static OptionalInt claim(Connection c, String masterId, String instance) throws SQLException {
+    private static OptionalInt claim(Connection c, String masterId, String instance) throws SQLException {
         c.setAutoCommit(false);
         try {
             try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext('jsalt_masters'))")) {
@@ -68,11 +118,4 @@ final class PgJidSlots {
         }
     }
 
-    /** Gives the slot back at a clean stop. */
-    static void release(Connection c, String instance) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("DELETE FROM jsalt_masters WHERE instance = ?")) {
-            s.setString(1, instance);
-            s.executeUpdate();
-        }
-    }
 }

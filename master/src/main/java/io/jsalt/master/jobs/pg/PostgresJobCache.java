@@ -52,9 +52,7 @@ public final class PostgresJobCache implements JobCache {
     private Connection writer;
     private boolean retrying;
     private long lastReminder;
-    /** Guarded by itself: a JDBC connection serves one thread at a time; null until needed or after a failure. */
-    private final Object readLock = new Object();
-    private Connection reader;
+    private final PgReader reads;
     /** Set by the writer thread while the database is away: reads then fail at once instead of waiting on a connect. */
     private volatile boolean away;
     /** Guarded by itself. */
@@ -65,19 +63,14 @@ public final class PostgresJobCache implements JobCache {
         }
     };
 
-    /** Given jid slots from jsalt_masters, or null (a cache opened without them: tools, tests). */
-    private final Jids jids;
-    private final String masterId;
-    /** This process in jsalt_masters: a restarted master is another instance. */
-    private final String instance = java.util.UUID.randomUUID().toString();
-    /** The writer thread's: the jid slot held, -1 for none. */
-    private int slot = -1;
+    /** This master's jid slot in jsalt_masters, or null (a cache opened without jids: tools, tests). */
+    private final PgJidSlots slots;
 
     private PostgresJobCache(PgConnector connector, Spool spool, String masterId, Jids jids) {
         this.connector = connector;
         this.spool = spool;
-        this.masterId = masterId;
-        this.jids = jids;
+        this.slots = jids == null ? null : new PgJidSlots(jids, masterId, connector.describe());
+        this.reads = new PgReader(connector);
         this.writes = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "jsalt-job-cache-pg");
             t.setDaemon(true);
@@ -109,35 +102,16 @@ public final class PostgresJobCache implements JobCache {
             cache.close();
             throw e;
         }
-        if (jids != null) {
+        if (cache.slots != null) {
             cache.writes.scheduleWithFixedDelay(cache::renewSlot, SLOT_RENEW_SECONDS, SLOT_RENEW_SECONDS, TimeUnit.SECONDS);
         }
         return cache;
     }
 
-    /** On the writer thread: keeps this master's jid slot, or takes a new one if it was lost (a long outage). */
+    /** On the writer thread, every minute and at each connect. */
     private void renewSlot() {
-        if (jids == null || writer == null) {
-            return;
-        }
-        try {
-            java.util.OptionalInt held = PgJidSlots.claim(writer, masterId, instance);
-            if (held.isEmpty()) {
-                if (slot != -2) {
-                    LOG.error("job cache: all {} jid slots of {} are held by running masters; this master's jids may equal"
-                            + " another's", PgJidSlots.SLOTS, connector.describe());
-                }
-                slot = -2;
-            } else if (held.getAsInt() != slot) {
-                slot = held.getAsInt();
-                jids.useSlot(slot, PgJidSlots.SLOTS);
-                LOG.info("job cache: jid slot {} of {} (jids of masters on {} never collide)", slot, PgJidSlots.SLOTS,
-                        connector.describe());
-            }
-        } catch (SQLException e) {
-            LOG.warn("job cache: the jid slot could not be renewed: {}", e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.warn("job cache: the jid slot could not be renewed: {}", e.toString()); // a scheduled task must not die
+        if (slots != null && writer != null) {
+            slots.renew(writer);
         }
     }
 
@@ -480,19 +454,10 @@ public final class PostgresJobCache implements JobCache {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        synchronized (readLock) {
-            if (reader != null) {
-                closeQuietly(reader);
-                reader = null;
-            }
-        }
+        reads.close();
         if (writer != null) {
-            if (slot >= 0) {
-                try {
-                    PgJidSlots.release(writer, instance);
-                } catch (SQLException e) {
-                    LOG.debug("job cache: the jid slot stays held until its lease ends: {}", e.getMessage());
-                }
+            if (slots != null) {
+                slots.release(writer);
             }
             closeQuietly(writer);
             writer = null;
@@ -502,15 +467,11 @@ public final class PostgresJobCache implements JobCache {
         }
     }
 
-    private interface Query<T> {
-        T run(Connection c) throws SQLException;
-    }
-
     /**
      * Reads from the database, reconnecting once after a lost connection. When the database is away and
      * the spool holds something, the answer is the spool's alone (the master serves what it can).
      */
-    private <T> T readOrQueued(Query<T> query, T none, boolean anyQueued) {
+    private <T> T readOrQueued(PgReader.Query<T> query, T none, boolean anyQueued) {
         try {
             return read(query);
         } catch (JobCacheException e) {
@@ -522,31 +483,11 @@ public final class PostgresJobCache implements JobCache {
         }
     }
 
-    private <T> T read(Query<T> query) {
+    private <T> T read(PgReader.Query<T> query) {
         if (away) {
             throw new JobCacheException("job cache database " + connector.describe() + " is unreachable (retried every second)");
         }
-        synchronized (readLock) {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    if (reader == null) {
-                        reader = connector.open();
-                    }
-                    return query.run(reader);
-                } catch (SQLException e) {
-                    if (reader != null) {
-                        closeQuietly(reader);
-                        reader = null;
-                    }
-                    if (!PgConnector.isOutage(e)) {
-                        throw new JobCacheException("job cache database " + connector.describe() + ": read failed: " + e.getMessage(), e);
-                    }
-                    if (attempt == 2) {
-                        throw new JobCacheException("job cache database " + connector.describe() + " is unreachable: " + e.getMessage(), e);
-                    }
-                }
-            }
-        }
+        return reads.read(query);
     }
 
     private <T> T write(Callable<T> task) {
