@@ -68,18 +68,18 @@ class ClusterOnPostgresEndToEndTest {
     @Order(1)
     void keysAcceptedWithJsaltKeyOnM1WorkOnM2AndBothListTheSame() throws Exception {
         // beta asked m2; m1's jsalt-key sees it waiting
-        await().atMost(Duration.ofSeconds(40)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
                 assertThat(m1.key("-l", "pre").stdout()).contains("alpha").contains("beta"));
         Cluster.Result accepted = m1.key("-A", "-y");
         assertThat(accepted.exitCode()).as(accepted.toString()).isZero();
         assertThat(accepted.stdout()).contains("Key for minion beta accepted.");
 
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             Cluster.Result r = m2.jsalt("-t", "5", "beta", "test.echo", "via-m2");
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.stdout()).contains("via-m2");
         });
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             Cluster.Result r = m1.jsalt("-t", "5", "alpha", "test.ping");
             assertThat(r.exitCode()).as(r.toString()).isZero();
         });
@@ -92,7 +92,7 @@ class ClusterOnPostgresEndToEndTest {
     @Test
     @Order(2)
     void grainsReportedToOneMasterTargetFromTheOther() throws Exception {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             Cluster.Result web = m2.jsalt("--preview-target", "-G", "role:web", "--out", "json");
             assertThat(web.exitCode()).as(web.toString()).isZero();
             assertThat(web.stdout().replaceAll("\\s", "")).isEqualTo("[\"alpha\"]");
@@ -113,12 +113,12 @@ class ClusterOnPostgresEndToEndTest {
             assertThat(deleted.exitCode()).as(deleted.toString()).isZero();
             assertThat(deleted.stdout()).contains("Key for minion beta deleted.");
 
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(Cluster.read(m1.masterLog()))
+            await().atMost(Duration.ofSeconds(40)).untilAsserted(() -> assertThat(Cluster.read(m1.masterLog()))
                     .contains("session key replaced (generation 2 of the cluster, made by")
                     .contains("a minion key was deleted or rejected"));
             assertThat(m1.key("-l", "acc").stdout()).doesNotContain("beta");
             // alpha, on m1, cannot read m1's publications until it signs in again and gets the new key
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 Cluster.Result r = m1.jsalt("-t", "5", "alpha", "test.ping");
                 assertThat(r.exitCode()).as(r.toString()).isZero();
             });
@@ -135,7 +135,7 @@ class ClusterOnPostgresEndToEndTest {
         assertThat(deleted.exitCode()).as(deleted.toString()).isZero();
         assertThat(deleted.stdout()).contains("Key for minion alpha deleted.");
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(Cluster.read(m1.masterLog()))
+        await().atMost(Duration.ofSeconds(40)).untilAsserted(() -> assertThat(Cluster.read(m1.masterLog()))
                 .contains("session key replaced (generation 3 of the cluster, made by")
                 .contains("deleted or rejected with jsalt-key"));
         assertThat(m1.key("-L").stdout()).doesNotContain("alpha");
