@@ -12,7 +12,7 @@ import java.sql.Statement;
  * master public key every master must hold the private half of;</li>
  * <li>{@code jsalt_keys}: the minions' keys, one row per (id, state), as Salt's pki folders hold one file per
  * id and folder; an accepted row carries the master key's signature, so a row written by anyone else is not
- * believed;</li>
+ * believed; {@code signs} marks an accepted key whose minion has signed (the signing pin, MinionTrust);</li>
  * <li>{@code jsalt_session_keys}: the AES session key, one row per generation, sealed to the master public
  * key (RSA-OAEP) and signed by the master key; only masters can read it, only masters can make one;</li>
  * <li>{@code jsalt_minion_data}: each minion's last grains, as the master's minion data cache keeps them;</li>
@@ -27,6 +27,8 @@ public final class ClusterSchema {
         "CREATE TABLE IF NOT EXISTS jsalt_keys (id varchar(255) NOT NULL, state varchar(16) NOT NULL"
                 + " CHECK (state IN ('accepted', 'pending', 'rejected', 'denied')), pem text NOT NULL, sig bytea,"
                 + " changed timestamptz NOT NULL DEFAULT now(), master_id varchar(255) NOT NULL, PRIMARY KEY (id, state))",
+        // the signing pin of an accepted key: its minion has signed a request with it (MinionTrust)
+        "ALTER TABLE jsalt_keys ADD COLUMN IF NOT EXISTS signs boolean NOT NULL DEFAULT false",
         "CREATE TABLE IF NOT EXISTS jsalt_session_keys (generation bigint PRIMARY KEY, sealed bytea NOT NULL,"
                 + " sig bytea NOT NULL, reason text NOT NULL, master_id varchar(255) NOT NULL,"
                 + " created timestamptz NOT NULL DEFAULT now())",

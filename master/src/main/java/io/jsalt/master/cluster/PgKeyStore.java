@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * database: a key pending on m1 and accepted on m2 ends accepted, not both; two masters seeing one new
  * minion write it once. An accepted row is signed with the master key (see {@link MasterSeal}); one that is
  * not is not believed. While the database is away the last known keys are served and changes are refused
- * ({@link ClusterException}). Signing pins stay in each master's pki folder (each master learns them).
+ * ({@link ClusterException}). The signing pins are the cluster's too (the accepted row's {@code signs}): a
+ * minion that signed on one master is held to signing on every master.
  */
-public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
+public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, SigningPins.Shared {
     public static final String CHANNEL = "jsalt_keys";
     private static final Logger LOG = LoggerFactory.getLogger(PgKeyStore.class);
     private static final String LABEL = "jsalt accepted minion key v1";
@@ -53,15 +54,22 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
     /** id → its keys by state, as last read; each value an unmodifiable map replaced whole. */
     private final Map<String, Map<KeyState, String>> byId = new ConcurrentHashMap<>();
     private final Map<KeyState, Set<String>> byState = new EnumMap<>(KeyState.class);
+    /** The ids whose accepted key has signed a request (its row's {@code signs}): the cluster's signing pins. */
+    private final Set<String> signs = ConcurrentHashMap.newKeySet();
     /** The accepted keys parsed, with the PEM each was parsed from. */
     private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
     private volatile Consumer<String> revokedElsewhere = id -> { };
 
     private record Parsed(String pem, PublicKey key) {}
 
+    /** An id's rows as read: its keys by state, and whether its accepted key has signed. */
+    private record IdRows(Map<KeyState, String> keys, boolean signs) {
+        static final IdRows NONE = new IdRows(Map.of(), false);
+    }
+
     private PgKeyStore(Path pkiDir, ClusterDb db, MasterSeal seal, String masterId) {
         this.pkiDir = pkiDir;
-        this.pins = SigningPins.in(pkiDir);
+        this.pins = SigningPins.sharedBy(this);
         this.db = db;
         this.seal = seal;
         this.masterId = masterId;
@@ -190,7 +198,6 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
 
     @Override
     public List<KeyState> delete(String id) {
-        pins.drop(id);
         return change(id, c -> {
             List<KeyState> removed = new ArrayList<>();
             try (PreparedStatement s = c.prepareStatement("DELETE FROM jsalt_keys WHERE id = ? RETURNING state")) {
@@ -211,6 +218,40 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
         return List.copyOf(byState.get(state));
     }
 
+    @Override
+    public boolean pinned(String id, String keyDigest) {
+        return signs.contains(id) && acceptedKey(id).map(k -> SigningPins.digestOf(k).equals(keyDigest)).orElse(false);
+    }
+
+    /**
+     * Marks the accepted row of {@code id} as signing, for every master; false when it was already, or when its
+     * key is not the one of {@code keyDigest}. While the database is away the pin waits (a WARN): the next signed
+     * request of the minion pins it.
+     */
+    @Override
+    public boolean pin(String id, String keyDigest) {
+        if (signs.contains(id)) {
+            return false;
+        }
+        Optional<String> pem = pem(KeyState.ACCEPTED, id);
+        if (pem.isEmpty() || !acceptedKey(id).map(k -> SigningPins.digestOf(k).equals(keyDigest)).orElse(false)) {
+            return false;
+        }
+        try {
+            return change(id, c -> {
+                try (PreparedStatement s = c.prepareStatement("UPDATE jsalt_keys SET signs = true WHERE id = ? AND state = 'accepted'"
+                        + " AND pem = ? AND NOT signs")) {
+                    s.setString(1, id);
+                    s.setString(2, pem.get());
+                    return s.executeUpdate() == 1;
+                }
+            });
+        } catch (ClusterException e) {
+            LOG.warn("cluster: {} signs its requests, but the pin waits for the database: {}", id, e.getMessage());
+            return false;
+        }
+    }
+
     /** A notification: the keys of one id changed; read them again. */
     @Override
     public void changed(String id) {
@@ -223,25 +264,27 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
     /** Reads the whole table again (at start, and after the listening connection was lost). */
     @Override
     public void resync() {
-        Map<String, Map<KeyState, String>> all = db.read(c -> {
-            Map<String, Map<KeyState, String>> out = new HashMap<>();
-            try (PreparedStatement s = c.prepareStatement("SELECT id, state, pem, sig FROM jsalt_keys")) {
+        Map<String, Map<KeyState, String>> all = new HashMap<>();
+        Set<String> signing = new HashSet<>();
+        db.read(c -> {
+            try (PreparedStatement s = c.prepareStatement("SELECT id, state, pem, sig, signs FROM jsalt_keys")) {
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         String id = rs.getString(1);
-                        if (MinionId.isValid(id)) {
-                            row(out.computeIfAbsent(id, k -> new EnumMap<>(KeyState.class)), id, rs.getString(2),
-                                    rs.getString(3), rs.getBytes(4));
+                        if (MinionId.isValid(id) && row(all.computeIfAbsent(id, k -> new EnumMap<>(KeyState.class)), id,
+                                rs.getString(2), rs.getString(3), rs.getBytes(4)) && rs.getBoolean(5)) {
+                            signing.add(id);
                         }
                     }
                 }
             }
-            return out;
+            return null;
         });
         Set<String> ids = new HashSet<>(byId.keySet());
         ids.addAll(all.keySet());
         for (String id : ids) {
-            apply(id, all.getOrDefault(id, Map.of()), true);
+            Map<KeyState, String> keys = all.getOrDefault(id, Map.of());
+            apply(id, keys.isEmpty() ? IdRows.NONE : new IdRows(keys, signing.contains(id)), true);
         }
     }
 
@@ -269,9 +312,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
             rowsAfter[0] = rows(c, id);
             return r;
         });
-        @SuppressWarnings("unchecked")
-        Map<KeyState, String> after = (Map<KeyState, String>) rowsAfter[0];
-        apply(id, after, false);
+        apply(id, (IdRows) rowsAfter[0], false);
         return result;
     }
 
@@ -295,29 +336,36 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
         }
     }
 
-    private Map<KeyState, String> rows(Connection c, String id) throws SQLException {
+    private IdRows rows(Connection c, String id) throws SQLException {
         Map<KeyState, String> out = new EnumMap<>(KeyState.class);
-        try (PreparedStatement s = c.prepareStatement("SELECT state, pem, sig FROM jsalt_keys WHERE id = ?")) {
+        boolean signing = false;
+        try (PreparedStatement s = c.prepareStatement("SELECT state, pem, sig, signs FROM jsalt_keys WHERE id = ?")) {
             s.setString(1, id);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    row(out, id, rs.getString(1), rs.getString(2), rs.getBytes(3));
+                    if (row(out, id, rs.getString(1), rs.getString(2), rs.getBytes(3)) && rs.getBoolean(4)) {
+                        signing = true;
+                    }
                 }
             }
         }
-        return out;
+        return out.isEmpty() ? IdRows.NONE : new IdRows(out, signing);
     }
 
-    /** Keeps one row, unless it is an accepted key the master key did not sign (already known ones are not checked again). */
-    private void row(Map<KeyState, String> into, String id, String stateName, String pem, byte[] sig) {
+    /**
+     * Keeps one row, unless it is an accepted key the master key did not sign (already known ones are not checked
+     * again); true when the row kept is the accepted one.
+     */
+    private boolean row(Map<KeyState, String> into, String id, String stateName, String pem, byte[] sig) {
         KeyState state = state(stateName);
         if (state == KeyState.ACCEPTED && !pem.equals(pem(KeyState.ACCEPTED, id).orElse(null))
                 && !seal.verify(sig, LABEL, MasterSeal.utf8(id), MasterSeal.utf8(pem))) {
             LOG.error("cluster: the accepted key of {} in jsalt_keys is not signed by the master key: ignored"
                     + " (written by something other than a master of this cluster)", id);
-            return;
+            return false;
         }
         into.put(state, pem);
+        return state == KeyState.ACCEPTED;
     }
 
     /**
@@ -325,8 +373,14 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
      * master's, or one missed) and took away or replaced an accepted key, this master forgets what it knew of
      * that minion too, as the master that made the change did.
      */
-    private synchronized void apply(String id, Map<KeyState, String> rows, boolean heard) {
+    private synchronized void apply(String id, IdRows read, boolean heard) {
+        Map<KeyState, String> rows = read.keys();
         Map<KeyState, String> before = rows.isEmpty() ? byId.remove(id) : byId.put(id, Collections.unmodifiableMap(new EnumMap<>(rows)));
+        if (read.signs()) {
+            signs.add(id);
+        } else {
+            signs.remove(id);
+        }
         for (KeyState s : KeyState.values()) {
             if (rows.containsKey(s)) {
                 byState.get(s).add(id);
@@ -339,7 +393,6 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower {
             parsed.remove(id);
             if (heard) {
                 LOG.info("cluster: the accepted key of {} was revoked on another master", id);
-                pins.drop(id);
                 revokedElsewhere.accept(id);
             }
         }

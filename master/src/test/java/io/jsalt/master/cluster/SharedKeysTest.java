@@ -163,6 +163,30 @@ class SharedKeysTest {
     }
 
     @Test
+    void aMinionThatSignedOnOneMasterIsHeldToSigningOnTheOtherUntilItsKeyGoes() {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = master(db, "m1", 41181); ClusterState m2 = master(db, "m2", 41191)) {
+            m1.keys().store(KeyState.ACCEPTED, "web1", minionPem);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().acceptedKey("web1").isPresent());
+            java.security.PublicKey key = RsaKeys.parsePublicKey(minionPem);
+            assertThat(m2.keys().signingPins().pinned("web1", key)).isFalse();
+
+            assertThat(m1.keys().signingPins().pin("web1", key)).isTrue(); // web1 signed a request on m1
+            assertThat(m1.keys().signingPins().pin("web1", key)).isFalse();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().signingPins().pinned("web1", key));
+            assertThat(m2.keys().signingPins().pinned("web1", RsaKeys.parsePublicKey(otherPem))).isFalse();
+            assertThat(m2.keys().signingPins().pin("web1", RsaKeys.parsePublicKey(otherPem))).as("not its accepted key").isFalse();
+
+            m2.keys().delete("web1");
+            m2.keys().store(KeyState.ACCEPTED, "web1", otherPem); // a new key under the same id starts unpinned
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.keys().pem(KeyState.ACCEPTED, "web1").orElse("").equals(otherPem));
+            assertThat(m1.keys().signingPins().pinned("web1", RsaKeys.parsePublicKey(otherPem))).isFalse();
+            assertThat(m1.keys().signingPins().pinned("web1", key)).isFalse();
+        }
+    }
+
+    @Test
     void anAcceptedKeyWrittenWithoutTheMasterKeysSignatureIsNotBelieved() throws Exception {
         String db = pg.createDatabase();
         try (ClusterState m1 = master(db, "m1", 41081)) {
