@@ -5,6 +5,7 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.auth.Eauth;
 import io.jsalt.master.auth.EauthSettings;
 import io.jsalt.master.auth.TokenFiles;
+import io.jsalt.master.cluster.ClusterState;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
@@ -17,6 +18,7 @@ import io.jsalt.master.jobs.JobCaches;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
 import io.jsalt.master.pillar.ExposedPillarRoots;
@@ -74,6 +76,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -105,7 +108,9 @@ public final class Master implements AutoCloseable {
     /** The pillar compiled for each minion, for pillar targeting; in memory only (pillar holds secrets). */
     private final PillarCache pillars = new PillarCache();
     private final CompletableFuture<String> failure = new CompletableFuture<>();
-    private KeyStore keys;
+    private MinionKeys keys;
+    /** Set when this master is one of a cluster (cluster_id): keys, session key and grains shared in PostgreSQL. */
+    private ClusterState cluster;
     private JobCache jobs;
     private Supervisor supervisor;
     /** Set once start() has bound both ports: close() then waits until they are free again. */
@@ -144,13 +149,20 @@ public final class Master implements AutoCloseable {
 
     public synchronized void start() {
         try {
-            keys = new KeyStore(config.pkiDir());
-            minionData = new MinionDataCache(config.cachedir());
-            minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             KeyPair masterKey = RsaKeys.loadOrCreate(config.pkiDir(), "master");
+            if (ClusterState.configured(config)) {
+                cluster = ClusterState.join(config, masterKey, sessionKey);
+                started.push(cluster);
+                keys = cluster.keys();
+                minionData = cluster.grains();
+            } else {
+                keys = new KeyStore(config.pkiDir());
+                minionData = new MinionDataCache(config.cachedir());
+            }
+            minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             warnIfPillarIsServed(config);
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
-            jobs = JobCaches.open(config);
+            jobs = JobCaches.open(config, jids);
             started.push(jobs);
             JobCaches.shareEvents(config, events).ifPresent(started::push);
             MasterConfig.Supervision s = config.supervision();
@@ -196,6 +208,14 @@ public final class Master implements AutoCloseable {
             fleet.forget(id);
             lastSeen.forget(id);
         });
+        if (cluster != null) {
+            // a key revoked on another master: this one forgets the minion as that one did (grains follow on their own)
+            cluster.keys().whenRevokedElsewhere(id -> {
+                pillars.forget(id);
+                signIns.forget(id);
+                fleet.forget(id);
+            });
+        }
         TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
                 () -> Duration.ofSeconds((long) this.config.timeout() + this.config.gatherJobTimeout()),
@@ -206,7 +226,8 @@ public final class Master implements AutoCloseable {
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
-                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
+                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout(),
+                        cluster == null ? Set::of : () -> cluster.presence().elsewhere(presenceFreshness())),
                 new TargetRunner(targets),
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout()),
                 new io.jsalt.master.runner.LastSeenRunner(lastSeen)));
@@ -263,8 +284,9 @@ public final class Master implements AutoCloseable {
         TransportWatch watch = new TransportWatch(transport, requestPort, () -> host,
                 () -> supervisor.isRunning(transport.name()) && supervisor.isRunning(requestPort.name()),
                 timings.probeTimeout(), timings.probeFailures());
-        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
-                new Presence(keys, publishPort::subscribedTopics, signIns, events), watch::check, timings.probeInterval()));
+        Presence presence = new Presence(keys, publishPort::subscribedTopics, signIns, events);
+        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs, cluster == null ? presence
+                : presence.andThen(c -> cluster.presence().publish(presence.presentNow())), watch::check, timings.probeInterval()));
         return watch;
     }
 
@@ -295,6 +317,7 @@ public final class Master implements AutoCloseable {
         needsRestart(needRestart, "pki_dir", now.pkiDir(), next.pkiDir());
         needsRestart(needRestart, "cachedir", now.cachedir(), next.cachedir());
         needsRestart(needRestart, "master_job_cache", now.masterJobCache(), next.masterJobCache());
+        needsRestart(needRestart, "cluster_id", now.postgres().clusterId(), next.postgres().clusterId());
         needsRestart(needRestart, "sock_dir", now.sockDir(), next.sockDir());
         needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
         needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());
@@ -340,6 +363,11 @@ public final class Master implements AutoCloseable {
         }
     }
 
+    /** How long a minion seen present by another master of the cluster counts as present: three maintenance rounds. */
+    private Duration presenceFreshness() {
+        return Duration.ofSeconds(3L * config.loopInterval());
+    }
+
     private void onKeyRevoked() {
         if (config.rotateAesKey()) {
             sessionKey.rotate("a minion key was deleted or rejected");
@@ -377,7 +405,7 @@ public final class Master implements AutoCloseable {
         return events;
     }
 
-    public KeyStore keys() {
+    public MinionKeys keys() {
         return keys;
     }
 
