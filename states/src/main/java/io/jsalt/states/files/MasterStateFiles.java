@@ -25,6 +25,11 @@ public final class MasterStateFiles implements StateFiles {
     }
 
     @Override
+    public List<String> list(String prefix, String saltenv) {
+        return files.list(prefix, saltenv);
+    }
+
+    @Override
     public Optional<byte[]> read(String path, String saltenv) {
         String safe = SafePath.check(path);
         if (!files.list(safe, saltenv).contains(safe)) {

@@ -232,13 +232,20 @@ public final class StateRunner {
         if (watchedChanged && functions.watcher(chunk.state(), chunk.fun()).isPresent()) {
             function = functions.watcher(chunk.state(), chunk.fun()).get();
         }
-        return call(chunk, function, test, context);
+        List<StateChunk> required = plan.requisitesOf(chunk).stream()
+                .filter(edge -> edge.kind() == RequisiteKind.REQUIRE).map(ExecutionPlan.Edge::target).toList();
+        return call(chunk, function, test, context, required);
     }
 
     private StateResult call(StateChunk chunk, StateFunction function, boolean test, RenderContext context) {
+        return call(chunk, function, test, context, List.of());
+    }
+
+    private StateResult call(StateChunk chunk, StateFunction function, boolean test, RenderContext context,
+            List<StateChunk> required) {
         RenderContext own = chunk.saltenv().isEmpty() ? context : context.withSaltenv(chunk.saltenv());
         StateCall call = new StateCall(chunk.name(), chunk.args(), test, salt, files, jinja,
-                own.forFile(chunk.sls(), context.path()));
+                own.forFile(chunk.sls(), context.path()), required);
         try {
             return function.apply(call);
         } catch (RuntimeException e) {
