@@ -123,11 +123,8 @@ public final class ManagedState {
         List<?> parts = contents instanceof List<?> list ? list : List.of(contents);
         StringBuilder text = new StringBuilder();
         for (Object part : parts) {
-            for (String line : String.valueOf(part).split("\r\n|\r|\n")) {
+            for (String line : AppendState.lines(String.valueOf(part))) {
                 text.append(line).append('\n');
-            }
-            if (String.valueOf(part).isEmpty()) {
-                text.setLength(text.length() - 1); // Python's ''.splitlines() is empty
             }
         }
         return text.toString();
@@ -140,8 +137,13 @@ public final class ManagedState {
         Map<String, Object> extra = new LinkedHashMap<>();
         putMap(extra, call.args().get("defaults"));
         putMap(extra, call.args().get("context"));
-        return call.jinja().render(text, call.context().forFile(call.context().sls(), where), extra)
-                .getBytes(StandardCharsets.UTF_8);
+        try {
+            return call.jinja().render(text, call.context().forFile(call.context().sls(), where), extra)
+                    .getBytes(StandardCharsets.UTF_8);
+        } catch (StatesException e) {
+            // Salt's manage_file reports a template that does not render as it reports any failure to get the file
+            throw call.test() ? e : new StatesException("Unable to manage file: " + e.getMessage(), e);
+        }
     }
 
     private static void putMap(Map<String, Object> into, Object value) {

@@ -224,7 +224,8 @@ public final class RecurseState {
         Map<Path, String> files = new TreeMap<>();
         Set<Path> dirs = new TreeSet<>();
         for (String fn : listed) {
-            String relname = StateFiles.pathOf(fn.substring(srcpath.length() + 1)); // refuses '..', '.', empty parts
+            StateFiles.pathOf(fn); // the whole listed path, then the part under the source: no '..', '.', empty parts
+            String relname = StateFiles.pathOf(fn.substring(srcpath.length() + 1));
             if (maxdepth != null && relname.chars().filter(c -> c == '/').count() > maxdepth) {
                 continue;
             }
