@@ -49,7 +49,8 @@ public record ManagedSource(String url, byte[] bytes, SourceHash declared) {
         if (!local.isAbsolute() || !Files.exists(local)) {
             throw new StatesException("Local file source " + local + " does not exist");
         }
-        SourceHash declared = sourceHash == null || sourceHash.isEmpty() ? null
+        // skip_verify: Salt takes the file as it is, whatever source_hash says
+        SourceHash declared = sourceHash == null || sourceHash.isEmpty() || call.flag("skip_verify", false) ? null
                 : SourceHash.parse(sourceHash, call.name(), url, call.string("source_hash_name"),
                         hashFile -> readHashFile(call, hashFile, saltenv));
         try {

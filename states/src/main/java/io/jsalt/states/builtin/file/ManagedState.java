@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Salt's {@code file.managed} (salt/states/file.py with salt/modules/file.py's {@code check_managed_changes} in test
@@ -23,7 +24,8 @@ import java.util.Map;
  * with Jinja, then its owner, group and mode; changes, comments and test-mode predictions are Salt 3006.8's.
  */
 public final class ManagedState {
-    static final List<String> ARGS = List.of("source", "source_hash", "source_hash_name", "contents", "template",
+    static final List<String> ARGS = List.of("source", "source_hash", "source_hash_name", "skip_verify", "contents",
+            "contents_pillar", "contents_grains", "contents_delimiter", "contents_newline", "allow_empty", "template",
             "mode", "makedirs", "dir_mode", "context", "defaults", "saltenv", "show_changes", "user", "group", "backup",
             "replace", "create");
     private static final String TEST_NOTE = "\nNote: No changes made, actual changes may\nbe different due to other states.";
@@ -37,9 +39,19 @@ public final class ManagedState {
         Object source = call.args().get("source");
         boolean hasSource = source != null && !"".equals(source) && !(source instanceof List<?> l && l.isEmpty());
         Object contentsArg = call.args().get("contents");
-        if (hasSource && contentsArg != null) {
+        long contentsCount = Stream.of("contents", "contents_pillar", "contents_grains")
+                .filter(k -> call.args().get(k) != null).count();
+        if (hasSource && contentsCount > 0) {
             return StateResult.failed("'source' cannot be used in combination with 'contents', 'contents_pillar', or "
                     + "'contents_grains'");
+        }
+        if (contentsCount > 1) {
+            return StateResult.failed("Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted");
+        }
+        try {
+            contentsArg = ContentsLookup.contents(call);
+        } catch (StatesException e) {
+            return StateResult.failed(e.getMessage());
         }
         Perms perms;
         try {
@@ -112,6 +124,9 @@ public final class ManagedState {
             return new Wanted(null, null, false);
         }
         String text = contentsText(contents);
+        if (!call.flag("contents_newline", true)) {
+            text = text.replaceAll("[\r\n]+$", ""); // Salt's rstrip of the last new line
+        }
         if (template != null) {
             text = new String(render(call, template, text, call.name()), StandardCharsets.UTF_8);
         }

@@ -30,6 +30,14 @@ final class FileCalls {
                 call.required());
     }
 
+    /** The same call on a minion with this pillar. */
+    static StateCall withPillar(StateCall call, Map<String, Object> pillar) {
+        RenderContext c = call.context();
+        RenderContext context = new RenderContext(c.grains(), pillar, c.opts(), c.saltenv(), c.sls(), c.path(), c.salt());
+        return new StateCall(call.name(), call.args(), call.test(), call.salt(), call.files(), call.jinja(), context,
+                call.required());
+    }
+
     /** The same call requiring {@code required} (as a {@code require} in an SLS gives it). */
     static StateCall requiring(StateCall call, StateChunk... required) {
         return new StateCall(call.name(), call.args(), call.test(), call.salt(), call.files(), call.jinja(),

@@ -196,4 +196,42 @@ class ManagedStateTest {
         assertThat(ManagedState.contentsText("a\n\n")).isEqualTo("a\n\n");
         assertThat(ManagedState.contentsText(42)).isEqualTo("42\n");
     }
+
+    @Test
+    void contentsMayComeFromThePillarOrTheGrainsByPath() throws Exception {
+        Map<String, Object> pillar = Map.of("ssh", Map.of("key", "-----BEGIN KEY-----\nabc\n"), "motd", "Welcome",
+                "nums", List.of(1, 2), "empty", "");
+        Path key = target.resolve("key");
+        assertThat(ManagedState.run(FileCalls.withPillar(call(srv, false, key.toString(), "contents_pillar", "ssh:key",
+                "mode", 600), pillar)).result()).isTrue();
+        assertThat(Files.readString(key)).isEqualTo("-----BEGIN KEY-----\nabc\n");
+        assertThat(mode(key)).isEqualTo("0600");
+        Path slash = target.resolve("slash");
+        ManagedState.run(FileCalls.withPillar(call(srv, false, slash.toString(), "contents_pillar", "ssh/key",
+                "contents_delimiter", "/"), pillar));
+        assertThat(Files.readString(slash)).isEqualTo("-----BEGIN KEY-----\nabc\n");
+        Path os = target.resolve("os");
+        ManagedState.run(call(srv, false, os.toString(), "contents_grains", "os"));
+        assertThat(Files.readString(os)).isEqualTo("Debian\n");
+
+        assertThat(ManagedState.run(FileCalls.withPillar(call(srv, false, target.resolve("x").toString(),
+                "contents_pillar", "no:such"), pillar))).isEqualTo(StateResult.failed("Pillar no:such does not exist"));
+        assertThat(ManagedState.run(FileCalls.withPillar(call(srv, false, target.resolve("x").toString(),
+                "contents_pillar", "empty", "allow_empty", false), pillar))).isEqualTo(StateResult.failed(
+                        "contents_pillar empty value would result in empty contents. Set allow_empty to True to allow "
+                                + "the managed file to be empty."));
+        assertThat(ManagedState.run(call(srv, false, target.resolve("x").toString(), "contents", "x",
+                "contents_grains", "os"))).isEqualTo(StateResult.failed(
+                        "Only one of 'contents', 'contents_pillar', and 'contents_grains' is permitted"));
+        assertThat(Files.exists(target.resolve("x"))).isFalse();
+    }
+
+    @Test
+    void skipVerifyTakesALocalSourceWhateverItsHash() throws Exception {
+        Path local = Files.writeString(target.resolve("local.txt"), "local src\n");
+        Path file = target.resolve("copy");
+        assertThat(ManagedState.run(call(srv, false, file.toString(), "source", local.toString(), "source_hash",
+                "sha256=" + "a".repeat(64), "skip_verify", true)).result()).isTrue();
+        assertThat(Files.readString(file)).isEqualTo("local src\n");
+    }
 }
