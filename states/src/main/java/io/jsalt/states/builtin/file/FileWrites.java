@@ -104,10 +104,24 @@ public final class FileWrites {
                 java.util.Locale.ROOT)) + String.format("%06d", micros % 1_000_000) + "_" + now.getYear();
         Path copy = into.resolve(file.getFileName() + "_" + stamp);
         Files.createDirectories(into);
-        Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
-        Files.setAttribute(copy, "unix:uid", Files.getAttribute(file, "unix:uid"));
-        Files.setAttribute(copy, "unix:gid", Files.getAttribute(file, "unix:gid"));
-        FileModes.apply(copy, FileModes.of(file));
+        copyPrivately(file, copy);
         return copy;
+    }
+
+    /**
+     * Copies {@code from} to a new file {@code to} that is 0600 until it holds the content, then gets {@code from}'s
+     * owner, group and mode (a backup of a secret is never readable by others, not even for a moment).
+     */
+    public static void copyPrivately(Path from, Path to) throws IOException {
+        Files.deleteIfExists(to);
+        Files.createFile(to, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        try (java.io.OutputStream out = Files.newOutputStream(to, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            Files.copy(from, out);
+        }
+        Files.setAttribute(to, "unix:uid", Files.getAttribute(from, "unix:uid"));
+        Files.setAttribute(to, "unix:gid", Files.getAttribute(from, "unix:gid"));
+        FileModes.apply(to, FileModes.of(from));
     }
 }

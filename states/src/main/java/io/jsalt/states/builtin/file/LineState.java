@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -112,7 +111,7 @@ public final class LineState {
         }
         if (call.flag("backup", false) && !call.test()) {
             Path backup = Path.of(path + "." + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HH-mm-ss")));
-            Files.copy(path, backup, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+            FileWrites.copyPrivately(path, backup);
         }
         String diff = call.flag("show_changes", true) ? UnifiedDiff.of(text, after) : null;
         if (!call.test()) {

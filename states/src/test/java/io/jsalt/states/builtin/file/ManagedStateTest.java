@@ -137,6 +137,7 @@ class ManagedStateTest {
         Path file = target.resolve("etc/app.conf");
         Files.createDirectories(file.getParent());
         Files.writeString(file, "old\n");
+        io.jsalt.modules.builtin.file.FileModes.apply(file, 0640);
         StateResult r = ManagedState.run(FileCalls.withCachedir(call(srv, false, file.toString(), "contents", "new",
                 "backup", "minion"), cachedir));
         assertThat(r.changes()).isEqualTo(Map.of("diff", "--- \n+++ \n@@ -1 +1 @@\n-old\n+new\n"));
@@ -149,6 +150,7 @@ class ManagedStateTest {
         assertThat(backups.get(0).getFileName().toString())
                 .matches("app\\.conf_[A-Z][a-z]{2}_[A-Z][a-z]{2}_\\d\\d_\\d\\d:\\d\\d:\\d\\d_\\d{6}_\\d{4}");
         assertThat(Files.readString(backups.get(0))).isEqualTo("old\n");
+        assertThat(mode(backups.get(0))).isEqualTo("0640"); // the old file's mode, as Salt's backup_minion copies it
     }
 
     @Test
