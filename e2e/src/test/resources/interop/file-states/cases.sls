@@ -430,3 +430,112 @@ a_makedirs:
     - name: @T@/append_dir/new/file
     - text: hi
     - makedirs: True
+m_contents_template:
+  file.managed:
+    - name: @T@/m_contents_template
+    - contents: "{% raw %}id={{ grains.os }} x={{ x }}{% endraw %}"
+    - template: jinja
+    - context:
+        x: 5
+m_through_link:
+  file.managed:
+    - name: @T@/managed_link
+    - contents: new target content
+    - mode: 600
+m_dir_mode:
+  file.managed:
+    - name: @T@/mk/a/b/f
+    - contents: x
+    - makedirs: True
+    - dir_mode: 711
+    - mode: 604
+r_groups:
+  file.replace:
+    - name: @T@/replace_groups
+    - pattern: ^name = (\w+)$
+    - repl: user=\1
+a_multi:
+  file.append:
+    - name: @T@/append_multi
+    - text: |
+        block one
+        block two
+l_ensure_location:
+  file.line:
+    - name: @T@/append_multi
+    - mode: ensure
+    - after: ^other
+    - content: tail
+d_silent:
+  file.directory:
+    - name: @T@/dir_existing
+    - dir_mode: 750
+    - file_mode: 640
+    - recurse:
+      - mode
+      - silent
+m_pillar:
+  file.managed:
+    - name: @T@/m_pillar
+    - contents_pillar: ssh:key
+    - mode: 600
+m_pillar_delim:
+  file.managed:
+    - name: @T@/m_pillar_delim
+    - contents_pillar: ssh/key
+    - contents_delimiter: /
+m_pillar_missing:
+  file.managed:
+    - name: @T@/m_pillar_missing
+    - contents_pillar: no:such
+m_pillar_empty:
+  file.managed:
+    - name: @T@/m_pillar_empty
+    - contents_pillar: empty
+    - allow_empty: False
+m_grains:
+  file.managed:
+    - name: @T@/m_grains
+    - contents_grains: os
+m_two:
+  file.managed:
+    - name: @T@/m_two
+    - contents: x
+    - contents_pillar: motd
+m_nonewline:
+  file.managed:
+    - name: @T@/m_nonewline
+    - contents: no newline at the end
+    - contents_newline: False
+m_skip_verify:
+  file.managed:
+    - name: @T@/m_skip_verify
+    - source: @LOCAL@
+    - source_hash: sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+    - skip_verify: True
+d_force_file:
+  file.directory:
+    - name: @T@/dir_force_file
+    - force: True
+d_backup:
+  file.directory:
+    - name: @T@/dir_backup_file
+    - backupname: @T@/dir_backup_file.bak
+d_backup_taken:
+  file.directory:
+    - name: @T@/dir_backup_taken
+    - backupname: @T@/dir_backup_taken.bak
+d_link_allowed:
+  file.directory:
+    - name: @T@/dir_link
+d_link_refused:
+  file.directory:
+    - name: @T@/dir_link
+    - allow_symlink: False
+d_link_force:
+  file.directory:
+    - name: @T@/dir_link_force
+    - force: True
+d_plain_file:
+  file.directory:
+    - name: @T@/dir_plain_file

@@ -46,3 +46,14 @@ chmod 600 $T/m_noreplace_test
 printf 'file in the way\n' > $T/rec_is_file
 printf 'a\n' > $T/lines/backup_me
 mkdir -p "$T"; mkdir -p $T/dir_req/keep; touch $T/dir_req/junk
+printf 'target content\n' > $T/link_target
+ln -s $T/link_target $T/managed_link
+printf 'name = alice\nname = bob\n' > $T/replace_groups
+printf 'block one\nblock two\nother\n' > $T/append_multi
+printf 'f\n' > $T/dir_force_file
+printf 'f\n' > $T/dir_backup_file
+printf 'b\n' > $T/dir_backup_taken.bak
+printf 'f\n' > $T/dir_backup_taken
+mkdir -p $T/realdir; ln -s $T/realdir $T/dir_link
+ln -s $T/realdir $T/dir_link_force
+printf 'f\n' > $T/dir_plain_file

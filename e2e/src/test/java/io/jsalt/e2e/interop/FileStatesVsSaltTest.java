@@ -60,14 +60,21 @@ class FileStatesVsSaltTest {
         Files.writeString(srv.resolve("cases.sls"), Files.readString(resources.resolve("cases.sls"))
                 .replace("@T@", target.toString()).replace("@LOCAL@", local.toString())
                 .replace("@LOCAL_SHA256@", sha).replace("@SRV@", srv.toString()));
+        Path pillar = tmp.resolve("pillar");
+        copyTree(resources.resolve("pillar"), pillar);
         Path conf = Files.createDirectories(tmp.resolve("conf"));
         Files.writeString(conf.resolve("minion"), String.join("\n", "root_dir: " + tmp.resolve("root"),
-                "file_client: local", "file_roots:", "  base:", "    - " + srv, "id: local", "enable_fqdns_grains: False", ""));
+                "file_client: local", "file_roots:", "  base:", "    - " + srv, "pillar_roots:", "  base:", "    - " + pillar,
+                "id: local", "enable_fqdns_grains: False", ""));
         Path seed = resources.resolve("seed.sh");
 
+        Map<String, Object> grains;
         List<Map<String, Object>> salt = new ArrayList<>();
         List<Map<String, String>> saltTrees = new ArrayList<>();
         try (Processes processes = new Processes()) {
+            Processes.Result os = processes.run(RealSalt.tool("salt-call", List.of("-c", conf.toString(), "--local",
+                    "--out", "json", "grains.get", "os")), 120);
+            grains = Map.of("os", Json.object(os.stdout()).get("local"));
             seed(processes, seed, target, cachedir);
             for (int i = 0; i < RUNS.length; i++) {
                 List<String> args = new ArrayList<>(List.of("-c", conf.toString(), "--local", "--out", "json",
@@ -82,10 +89,12 @@ class FileStatesVsSaltTest {
             }
             seed(processes, seed, target, cachedir);
         }
+        // the pillar salt-call compiled from pillar/ (plain YAML, one file), as jsalt's master would send it
+        Map<String, Object> pillarData = Json.object(Files.readString(pillar.resolve("data.sls")));
         List<Map<String, Object>> jsalt = new ArrayList<>();
         List<Map<String, String>> jsaltTrees = new ArrayList<>();
         for (int i = 0; i < RUNS.length; i++) {
-            jsalt.add(jsaltApply(srv, cachedir, i == 0));
+            jsalt.add(jsaltApply(srv, cachedir, grains, pillarData, i == 0));
             jsaltTrees.add(snapshot(target, cachedir));
         }
 
@@ -110,12 +119,13 @@ class FileStatesVsSaltTest {
         return (Map<String, Object>) ret;
     }
 
-    private static Map<String, Object> jsaltApply(Path srv, Path cachedir, boolean test) {
+    private static Map<String, Object> jsaltApply(Path srv, Path cachedir, Map<String, Object> grains,
+            Map<String, Object> pillar, boolean test) {
         FolderFiles files = FolderFiles.base(srv);
         SlsRenderer renderer = new SlsRenderer(files);
         ModuleRegistry registry = ModuleRegistry.builtIn(SimpleModuleContext.builder().minionId("local").build());
         FunctionCaller salt = new RegistryCaller(registry, JobControl.NONE);
-        RenderContext context = new RenderContext(Map.of("os", "Debian"), Map.of(),
+        RenderContext context = new RenderContext(grains, pillar,
                 Map.of("id", "local", "cachedir", cachedir.toString()), "base", "cases", "cases.sls", salt);
         ExecutionPlan plan = new SlsCompiler(files, renderer).compile(List.of("cases"), context);
         return new StateRunner(BuiltinStates.all(), salt, files, renderer.jinja()).run(plan, test, context);

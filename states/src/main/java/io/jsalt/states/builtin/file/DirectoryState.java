@@ -24,7 +24,7 @@ import java.util.Set;
  */
 public final class DirectoryState {
     static final List<String> ARGS = List.of("user", "group", "mode", "dir_mode", "file_mode", "makedirs", "recurse",
-            "clean", "exclude_pat", "follow_symlinks", "children_only");
+            "clean", "exclude_pat", "follow_symlinks", "children_only", "force", "backupname", "allow_symlink");
     private static final List<String> RECURSE_TYPES = List.of("user", "group", "mode", "ignore_files", "ignore_dirs",
             "silent");
 
@@ -56,8 +56,14 @@ public final class DirectoryState {
             return StateResult.failed("Specified file " + name + " is not an absolute path");
         }
         path = path.normalize();
-        if (Files.isRegularFile(path)) {
-            return StateResult.failed("Specified location " + name + " exists and is a file");
+        Map<String, Object> forced = new LinkedHashMap<>();
+        try {
+            StateResult inTheWay = inTheWay(call, path, forced);
+            if (inTheWay != null) {
+                return inTheWay;
+            }
+        } catch (IOException e) {
+            return StateResult.failed("Unable to manage directory " + name + ": " + e);
         }
         boolean follow = call.flag("follow_symlinks", false);
         boolean childrenOnly = call.flag("children_only", false);
@@ -67,10 +73,13 @@ public final class DirectoryState {
             Set<String> recurseSet = recurseSet(recurse);
             Set<Path> keep = clean ? Clean.keepOfRequired(path, call.required(), chunk -> RecurseState.keepOf(call, chunk))
                     : Set.of();
-            Map<String, Object> changes = new LinkedHashMap<>(predict(path, dirPerms, fileMode, recurseSet, clean, keep,
-                    call.args().get("exclude_pat"), follow, childrenOnly));
+            Map<String, Object> predicted = predict(path, dirPerms, fileMode, recurseSet, clean, keep,
+                    call.args().get("exclude_pat"), follow, childrenOnly);
+            Map<String, Object> changes = new LinkedHashMap<>(forced);
+            changes.putAll(predicted);
             if (call.test()) {
-                return predicted(path, changes);
+                StateResult report = predicted(path, predicted); // Salt's comment and result see only these
+                return new StateResult(report.result(), changes, report.comment());
             }
             if (changes.isEmpty()) {
                 return StateResult.ok("The directory " + path + " is in the correct state"); // Salt stops here
@@ -80,6 +89,66 @@ public final class DirectoryState {
             return StateResult.failed(e.getMessage());
         } catch (IOException e) {
             return StateResult.failed("Unable to manage directory " + name + ": " + e);
+        }
+    }
+
+    /**
+     * What is where the folder should be: a file, or a link (with {@code allow_symlink: False}, or {@code force}).
+     * Salt moves it to {@code backupname}, removes it with {@code force}, or fails; in test mode it says what it would
+     * do.
+     *
+     * @return the state's result when it ends here, null to go on (after recording {@code forced}/{@code backup})
+     */
+    private static StateResult inTheWay(StateCall call, Path path, Map<String, Object> changes) throws IOException {
+        boolean force = call.flag("force", false);
+        boolean link = Files.isSymbolicLink(path);
+        if (!(Files.isRegularFile(path) || (link && (!call.flag("allow_symlink", true) || force)))) {
+            return null;
+        }
+        String name = path.toString();
+        String backupname = call.string("backupname");
+        if (backupname != null) {
+            Path backup = Path.of(backupname);
+            if (!backup.isAbsolute()) {
+                return StateResult.failed("backupname must be an absolute path: " + backupname);
+            }
+            if (Files.exists(backup, LinkOption.NOFOLLOW_LINKS)) {
+                if (!force) {
+                    return StateResult.failed("File exists where the backup target " + backupname + " should go");
+                }
+                if (call.test()) {
+                    changes.put("forced", "Existing file at backup path " + backupname + " would be removed");
+                } else {
+                    remove(backup);
+                }
+            }
+            if (call.test()) {
+                changes.put("backup", name + " would be renamed to " + backupname);
+                changes.put(name, Map.of("directory", "new"));
+                return new StateResult(null, changes, name + " would be backed up and replaced with a new directory");
+            }
+            Files.move(path, backup);
+            return null;
+        }
+        if (force) {
+            String what = Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) ? "File" : link ? "Symlink" : "Directory";
+            if (call.test()) {
+                changes.put("forced", what + " would be forcibly replaced");
+            } else {
+                remove(path);
+                changes.put("forced", what + " was forcibly replaced");
+            }
+            return null;
+        }
+        return StateResult.failed("Specified location " + name + " exists and is a "
+                + (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) ? "file" : "symlink"));
+    }
+
+    private static void remove(Path p) throws IOException {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            io.jsalt.modules.builtin.file.DirectoryTree.delete(p);
+        } else {
+            Files.delete(p);
         }
     }
 

@@ -105,4 +105,30 @@ class DirectoryStateTest {
         assertThat(DirectoryState.run(call(srv, false, file.toString())))
                 .isEqualTo(StateResult.failed("Specified location " + file + " exists and is a file"));
     }
+
+    @Test
+    void somethingInTheWayIsMovedToTheBackupNameOrForciblyReplaced() throws Exception {
+        Path file = Files.writeString(target.resolve("d"), "f");
+        Path backup = target.resolve("d.bak");
+        assertThat(DirectoryState.run(call(srv, true, file.toString(), "backupname", backup.toString())))
+                .isEqualTo(new StateResult(null, Map.of("backup", file + " would be renamed to " + backup,
+                        file.toString(), Map.of("directory", "new")),
+                        file + " would be backed up and replaced with a new directory"));
+        assertThat(Files.isRegularFile(file)).isTrue();
+        assertThat(DirectoryState.run(call(srv, false, file.toString(), "backupname", backup.toString())).result()).isTrue();
+        assertThat(Files.isDirectory(file)).isTrue();
+        assertThat(Files.readString(backup)).isEqualTo("f");
+
+        Path other = Files.writeString(target.resolve("e"), "f");
+        assertThat(DirectoryState.run(call(srv, false, other.toString(), "force", true)))
+                .isEqualTo(StateResult.changed(Map.of("forced", "File was forcibly replaced",
+                        other.toString(), Map.of("directory", "new")), ""));
+        assertThat(Files.isDirectory(other)).isTrue();
+
+        Path link = Files.createSymbolicLink(target.resolve("l"), Files.createDirectories(target.resolve("real")));
+        assertThat(DirectoryState.run(call(srv, false, link.toString())).comment())
+                .isEqualTo("The directory " + link + " is in the correct state");
+        assertThat(DirectoryState.run(call(srv, false, link.toString(), "allow_symlink", false)))
+                .isEqualTo(StateResult.failed("Specified location " + link + " exists and is a symlink"));
+    }
 }
