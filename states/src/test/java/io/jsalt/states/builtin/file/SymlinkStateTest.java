@@ -72,4 +72,15 @@ class SymlinkStateTest {
         assertThat(SymlinkState.run(call(srv, false, target.resolve("l").toString(), "target", "/x", "user", "nosuchuser"))
                 .comment()).isEqualTo("User nosuchuser does not exist");
     }
+
+    @Test
+    void numericOwnersNeverMatchTheLinksOwnerNamesAsInSalt() {
+        Path link = target.resolve("numeric");
+        // salt-call 3006.8 gave exactly these two answers for the same state
+        assertThat(SymlinkState.run(call(srv, false, link.toString(), "target", "/x", "user", 65534, "group", 65534)))
+                .isEqualTo(new StateResult(false, Map.of("new", link.toString()), "Created new symlink " + link
+                        + " -> /x, but was unable to set ownership to 65534:65534"));
+        assertThat(SymlinkState.run(call(srv, false, link.toString(), "target", "/x", "user", 65534, "group", 65534)))
+                .isEqualTo(StateResult.failed("Failed to set ownership of symlink " + link + " to 65534:65534"));
+    }
 }
