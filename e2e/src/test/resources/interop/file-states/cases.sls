@@ -539,3 +539,71 @@ d_link_force:
 d_plain_file:
   file.directory:
     - name: @T@/dir_plain_file
+p_exists:
+  file.exists:
+    - name: @T@/copy_src
+p_exists_not:
+  file.exists:
+    - name: @T@/nothing_here
+p_missing:
+  file.missing:
+    - name: @T@/nothing_here
+p_missing_not:
+  file.missing:
+    - name: @T@/copy_src
+t_new:
+  file.touch:
+    - name: @T@/touched_new
+t_makedirs:
+  file.touch:
+    - name: @T@/touch_dir/sub/f
+    - makedirs: True
+t_times:
+  file.touch:
+    - name: @T@/touch_existing
+    - atime: 1700000000
+    - mtime: 1700000000
+c_new:
+  file.copy:
+    - name: @T@/copy_new
+    - source: @T@/copy_src
+c_owned:
+  file.copy:
+    - name: @T@/copy_owned
+    - source: @T@/copy_src
+    - user: nobody
+    - mode: 600
+c_exists:
+  file.copy:
+    - name: @T@/copy_exists
+    - source: @T@/copy_src
+c_force:
+  file.copy:
+    - name: @T@/copy_exists
+    - source: @T@/copy_src
+    - force: True
+c_dir:
+  file.copy:
+    - name: @T@/copy_dir_dest
+    - source: @T@/copy_dir_src
+c_makedirs:
+  file.copy:
+    - name: @T@/copy_deep/a/b
+    - source: @T@/copy_src
+    - makedirs: True
+c_nosource:
+  file.copy:
+    - name: @T@/copy_x
+    - source: @T@/no_source
+rn_move:
+  file.rename:
+    - name: @T@/renamed
+    - source: @T@/rename_src
+rn_exists:
+  file.rename:
+    - name: @T@/rename_exists
+    - source: @T@/copy_src
+rn_gone:
+  file.rename:
+    - name: @T@/renamed2
+    - source: @T@/nothing_here

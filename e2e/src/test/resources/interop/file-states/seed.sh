@@ -57,3 +57,10 @@ printf 'f\n' > $T/dir_backup_taken
 mkdir -p $T/realdir; ln -s $T/realdir $T/dir_link
 ln -s $T/realdir $T/dir_link_force
 printf 'f\n' > $T/dir_plain_file
+printf 'copy me\n' > $T/copy_src
+chmod 640 $T/copy_src
+printf 'other\n' > $T/copy_exists
+mkdir -p $T/copy_dir_src/in; printf 'x\n' > $T/copy_dir_src/in/f
+printf 'move me\n' > $T/rename_src
+printf 'there\n' > $T/rename_exists
+printf 'old\n' > $T/touch_existing

@@ -2,9 +2,11 @@ package io.jsalt.states.builtin;
 
 import io.jsalt.states.StatesException;
 import io.jsalt.states.builtin.file.AppendState;
+import io.jsalt.states.builtin.file.CopyStates;
 import io.jsalt.states.builtin.file.DirectoryState;
 import io.jsalt.states.builtin.file.LineState;
 import io.jsalt.states.builtin.file.ManagedState;
+import io.jsalt.states.builtin.file.PathStates;
 import io.jsalt.states.builtin.file.RecurseState;
 import io.jsalt.states.builtin.file.ReplaceState;
 import io.jsalt.states.builtin.file.SymlinkState;
@@ -22,7 +24,8 @@ import java.util.stream.Stream;
 
 /**
  * Salt's {@code file} states: {@code managed}, {@code directory}, {@code absent}, {@code symlink}, {@code line},
- * {@code replace}, {@code append}, {@code recurse} (each but absent in its class of {@code builtin.file}).
+ * {@code replace}, {@code append}, {@code recurse}, {@code exists}, {@code missing}, {@code touch}, {@code copy},
+ * {@code rename} (each but absent in a class of {@code builtin.file}).
  */
 public final class FileStates {
     private FileStates() {
@@ -36,7 +39,12 @@ public final class FileStates {
                 .add("file.line", LineState::run)
                 .add("file.replace", ReplaceState::run)
                 .add("file.append", AppendState::run)
-                .add("file.recurse", RecurseState::run);
+                .add("file.recurse", RecurseState::run)
+                .add("file.exists", PathStates::exists)
+                .add("file.missing", PathStates::missing)
+                .add("file.touch", PathStates::touch)
+                .add("file.copy", CopyStates::copy)
+                .add("file.rename", CopyStates::rename);
     }
 
     static StateResult managed(StateCall call) {

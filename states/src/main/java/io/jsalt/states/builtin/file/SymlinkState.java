@@ -185,7 +185,7 @@ public final class SymlinkState {
     }
 
     /** The name of a user's primary group (Salt's {@code file.gid_to_group(user.info(user)["gid"])}). */
-    private static String primaryGroup(String user) {
+    static String primaryGroup(String user) {
         AccountDatabase accounts = AccountDatabase.system();
         long gid = accounts.user(user).map(u -> u.gid()).orElse(0L); // Salt: user.info of no user is {}, gid 0
         return accounts.groups().stream().filter(g -> g.gid() == gid).map(GroupEntry::name).findFirst().orElse(null);
