@@ -607,3 +607,42 @@ rn_gone:
   file.rename:
     - name: @T@/renamed2
     - source: @T@/nothing_here
+cm_color:
+  file.comment:
+    - name: @T@/comment_me
+    - regex: ^color =
+cm_already:
+  file.comment:
+    - name: @T@/comment_me
+    - regex: ^already
+cm_missing:
+  file.comment:
+    - name: @T@/comment_none
+    - regex: ^nothing
+cm_ignore:
+  file.comment:
+    - name: @T@/comment_none
+    - regex: ^nothing
+    - ignore_missing: True
+cm_semicolon:
+  file.comment:
+    - name: @T@/comment_me
+    - regex: ^size
+    - char: ";"
+    - backup: False
+un_color:
+  file.uncomment:
+    - name: @T@/uncomment_me
+    - regex: ^color
+un_size:
+  file.uncomment:
+    - name: @T@/uncomment_me
+    - regex: size = 2$
+un_plain:
+  file.uncomment:
+    - name: @T@/uncomment_me
+    - regex: ^plain
+un_missing:
+  file.uncomment:
+    - name: @T@/uncomment_me
+    - regex: ^zzz

@@ -64,3 +64,6 @@ mkdir -p $T/copy_dir_src/in; printf 'x\n' > $T/copy_dir_src/in/f
 printf 'move me\n' > $T/rename_src
 printf 'there\n' > $T/rename_exists
 printf 'old\n' > $T/touch_existing
+printf 'color = red\nsize = 2\n#already = 1\n' > $T/comment_me
+printf '#color = red\n# size = 2\nplain = 1\n' > $T/uncomment_me
+printf 'a = 1\n' > $T/comment_none

@@ -2,6 +2,7 @@ package io.jsalt.states.builtin;
 
 import io.jsalt.states.StatesException;
 import io.jsalt.states.builtin.file.AppendState;
+import io.jsalt.states.builtin.file.CommentStates;
 import io.jsalt.states.builtin.file.CopyStates;
 import io.jsalt.states.builtin.file.DirectoryState;
 import io.jsalt.states.builtin.file.LineState;
@@ -25,7 +26,7 @@ import java.util.stream.Stream;
 /**
  * Salt's {@code file} states: {@code managed}, {@code directory}, {@code absent}, {@code symlink}, {@code line},
  * {@code replace}, {@code append}, {@code recurse}, {@code exists}, {@code missing}, {@code touch}, {@code copy},
- * {@code rename} (each but absent in a class of {@code builtin.file}).
+ * {@code rename}, {@code comment}, {@code uncomment} (each but absent in a class of {@code builtin.file}).
  */
 public final class FileStates {
     private FileStates() {
@@ -44,7 +45,9 @@ public final class FileStates {
                 .add("file.missing", PathStates::missing)
                 .add("file.touch", PathStates::touch)
                 .add("file.copy", CopyStates::copy)
-                .add("file.rename", CopyStates::rename);
+                .add("file.rename", CopyStates::rename)
+                .add("file.comment", CommentStates::comment)
+                .add("file.uncomment", CommentStates::uncomment);
     }
 
     static StateResult managed(StateCall call) {
