@@ -646,3 +646,74 @@ un_missing:
   file.uncomment:
     - name: @T@/uncomment_me
     - regex: ^zzz
+b_existing:
+  file.blockreplace:
+    - name: @T@/block_existing
+    - content: |
+        new line 1
+        new line 2
+b_append:
+  file.blockreplace:
+    - name: @T@/block_append
+    - content: appended
+    - append_if_not_found: True
+    - backup: False
+b_prepend:
+  file.blockreplace:
+    - name: @T@/block_prepend
+    - content: prepended
+    - prepend_if_not_found: True
+b_after:
+  file.blockreplace:
+    - name: @T@/block_after
+    - content: "key = value"
+    - insert_after_match: ^\[section\]
+b_none:
+  file.blockreplace:
+    - name: @T@/block_none
+    - content: x
+b_open:
+  file.blockreplace:
+    - name: @T@/block_open
+    - content: x
+b_custom:
+  file.blockreplace:
+    - name: @T@/block_custom
+    - marker_start: "# BEGIN x"
+    - marker_end: "# END x"
+    - source: salt://web/block.j2
+    - context:
+        n: 7
+b_two:
+  file.blockreplace:
+    - name: @T@/block_none
+    - content: x
+    - append_if_not_found: True
+    - prepend_if_not_found: True
+pp_text:
+  file.prepend:
+    - name: @T@/prepend_me
+    - text:
+      - first
+      - second
+pp_some:
+  file.prepend:
+    - name: @T@/prepend_some
+    - text:
+      - one
+      - two
+pp_header:
+  file.prepend:
+    - name: @T@/prepend_header
+    - text: "# header"
+    - header: True
+pp_source:
+  file.prepend:
+    - name: @T@/prepend_me
+    - source: salt://web/app.j2
+    - context:
+        port: 9
+pp_new:
+  file.prepend:
+    - name: @T@/prepend_new
+    - text: fresh

@@ -67,3 +67,13 @@ printf 'old\n' > $T/touch_existing
 printf 'color = red\nsize = 2\n#already = 1\n' > $T/comment_me
 printf '#color = red\n# size = 2\nplain = 1\n' > $T/uncomment_me
 printf 'a = 1\n' > $T/comment_none
+printf 'top\n#-- start managed zone --\nold block\n#-- end managed zone --\nbottom\n' > $T/block_existing
+printf 'top\nbottom\n' > $T/block_append
+printf 'top\nbottom\n' > $T/block_prepend
+printf 'top\n[section]\nbottom\n' > $T/block_after
+printf 'top\nbottom\n' > $T/block_none
+printf 'top\n#-- start managed zone --\nnever ends\n' > $T/block_open
+printf 'a\n# BEGIN x\ny\n# END x\n' > $T/block_custom
+printf 'body\n' > $T/prepend_me
+printf 'one\nbody\n' > $T/prepend_some
+printf '# header\nbody\n' > $T/prepend_header

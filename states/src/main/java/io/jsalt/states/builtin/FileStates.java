@@ -2,12 +2,14 @@ package io.jsalt.states.builtin;
 
 import io.jsalt.states.StatesException;
 import io.jsalt.states.builtin.file.AppendState;
+import io.jsalt.states.builtin.file.BlockReplaceState;
 import io.jsalt.states.builtin.file.CommentStates;
 import io.jsalt.states.builtin.file.CopyStates;
 import io.jsalt.states.builtin.file.DirectoryState;
 import io.jsalt.states.builtin.file.LineState;
 import io.jsalt.states.builtin.file.ManagedState;
 import io.jsalt.states.builtin.file.PathStates;
+import io.jsalt.states.builtin.file.PrependState;
 import io.jsalt.states.builtin.file.RecurseState;
 import io.jsalt.states.builtin.file.ReplaceState;
 import io.jsalt.states.builtin.file.SymlinkState;
@@ -25,8 +27,9 @@ import java.util.stream.Stream;
 
 /**
  * Salt's {@code file} states: {@code managed}, {@code directory}, {@code absent}, {@code symlink}, {@code line},
- * {@code replace}, {@code append}, {@code recurse}, {@code exists}, {@code missing}, {@code touch}, {@code copy},
- * {@code rename}, {@code comment}, {@code uncomment} (each but absent in a class of {@code builtin.file}).
+ * {@code replace}, {@code append}, {@code prepend}, {@code recurse}, {@code exists}, {@code missing}, {@code touch},
+ * {@code copy}, {@code rename}, {@code comment}, {@code uncomment}, {@code blockreplace} (each but absent in a class
+ * of {@code builtin.file}).
  */
 public final class FileStates {
     private FileStates() {
@@ -40,6 +43,7 @@ public final class FileStates {
                 .add("file.line", LineState::run)
                 .add("file.replace", ReplaceState::run)
                 .add("file.append", AppendState::run)
+                .add("file.prepend", PrependState::run)
                 .add("file.recurse", RecurseState::run)
                 .add("file.exists", PathStates::exists)
                 .add("file.missing", PathStates::missing)
@@ -47,7 +51,8 @@ public final class FileStates {
                 .add("file.copy", CopyStates::copy)
                 .add("file.rename", CopyStates::rename)
                 .add("file.comment", CommentStates::comment)
-                .add("file.uncomment", CommentStates::uncomment);
+                .add("file.uncomment", CommentStates::uncomment)
+                .add("file.blockreplace", BlockReplaceState::run);
     }
 
     static StateResult managed(StateCall call) {

@@ -36,31 +36,12 @@ public final class AppendState {
         if (call.args().get("source") != null && call.args().get("sources") != null) {
             return StateResult.failed("source and sources are mutually exclusive");
         }
-        String comment = "";
-        Boolean result = false;
+        String comment;
+        Boolean result;
         try {
-            if (call.flag("makedirs", false)) {
-                Path dir = path.getParent();
-                if (call.test()) {
-                    comment = "Directory " + dir + " is set to be updated";
-                    result = null;
-                } else if (dir != null && !Files.isDirectory(dir)) {
-                    FileWrites.makeDirs(dir, Perms.NONE);
-                }
-            }
-            if (!path.isAbsolute()) {
-                return StateResult.failed("Specified file " + name + " is not an absolute path");
-            }
-            if (!Files.exists(path)) {
-                if (call.test()) {
-                    return touchPredicted(path, call.flag("makedirs", false));
-                }
-                if (Files.isDirectory(path.getParent())) {
-                    Files.write(path, new byte[0], StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                }
-                if (!Files.exists(path)) {
-                    return StateResult.failed(name + ": file not found");
-                }
+            StateResult early = ensureFile(call, path);
+            if (early != null) {
+                return early;
             }
             List<String> texts = texts(call);
             byte[] before = Files.readAllBytes(path);
@@ -111,6 +92,34 @@ public final class AppendState {
         }
     }
 
+    /**
+     * What file.append and file.prepend do first: the folder with {@code makedirs}, and a missing file touched (in
+     * test mode, Salt returns file.touch's prediction as the state's).
+     *
+     * @return the state's result when it ends here, null to go on
+     */
+    static StateResult ensureFile(StateCall call, Path path) throws IOException {
+        if (call.flag("makedirs", false) && !call.test() && path.getParent() != null
+                && !Files.isDirectory(path.getParent())) {
+            FileWrites.makeDirs(path.getParent(), Perms.NONE);
+        }
+        if (!path.isAbsolute()) {
+            return StateResult.failed("Specified file " + path + " is not an absolute path");
+        }
+        if (!Files.exists(path)) {
+            if (call.test()) {
+                return touchPredicted(path, call.flag("makedirs", false));
+            }
+            if (Files.isDirectory(path.getParent())) {
+                Files.write(path, new byte[0], StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            }
+            if (!Files.exists(path)) {
+                return StateResult.failed(path + ": file not found");
+            }
+        }
+        return null;
+    }
+
     /** Salt's file.touch in test mode, which file.append returns as it is for a missing file. */
     private static StateResult touchPredicted(Path path, boolean makedirs) {
         if (!makedirs && !Files.isDirectory(path.getParent())) {
@@ -120,7 +129,29 @@ public final class AppendState {
     }
 
     /** The texts to append: {@code text} (a string or a list), or the rendered {@code source}/{@code sources}. */
-    private static List<String> texts(StateCall call) {
+    static List<String> texts(StateCall call) {
+        List<String> rendered = sourceTexts(call);
+        if (!rendered.isEmpty()) {
+            return rendered;
+        }
+        List<String> texts = new ArrayList<>();
+        Object text = call.args().get("text");
+        if (text == null) {
+            throw new StatesException("No text found to append. Nothing appended");
+        }
+        if (text instanceof List<?> list) {
+            list.forEach(item -> texts.add(String.valueOf(item)));
+        } else {
+            texts.add(String.valueOf(text));
+        }
+        return texts;
+    }
+
+    /**
+     * Salt's {@code _get_template_texts}: each of {@code source}/{@code sources} rendered with {@code template} (jinja
+     * by default), {@code defaults} and {@code context}; empty when there are none.
+     */
+    static List<String> sourceTexts(StateCall call) {
         List<Object> sources = new ArrayList<>();
         if (call.args().get("source") != null) {
             sources.add(call.args().get("source"));
@@ -143,16 +174,6 @@ public final class AppendState {
                 }
                 texts.add(new String(wanted.bytes(), StandardCharsets.UTF_8));
             }
-            return texts;
-        }
-        Object text = call.args().get("text");
-        if (text == null) {
-            throw new StatesException("No text found to append. Nothing appended");
-        }
-        if (text instanceof List<?> list) {
-            list.forEach(item -> texts.add(String.valueOf(item)));
-        } else {
-            texts.add(String.valueOf(text));
         }
         return texts;
     }
