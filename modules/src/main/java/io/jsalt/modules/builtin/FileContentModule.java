@@ -80,8 +80,9 @@ public final class FileContentModule implements ExecutionModule {
         }
         matcher.appendTail(after);
         String updated = after.toString();
-        if (replaced == 0 && (appendIfNotFound || prependIfNotFound)) {
-            updated = withNotFoundContent(before, notFoundContent == null ? repl : notFoundContent, prependIfNotFound);
+        String content = notFoundContent == null ? repl : notFoundContent;
+        if (replaced == 0 && (appendIfNotFound || prependIfNotFound) && !hasLine(before, content, flags)) {
+            updated = withNotFoundContent(before, content, prependIfNotFound);
         }
         boolean changed = !updated.equals(before);
         if (changed && !dryRun) {
@@ -137,6 +138,12 @@ public final class FileContentModule implements ExecutionModule {
             throw FileErrors.failure("read", file, e);
         }
         return last == '\n' ? lines : lines + 1;
+    }
+
+    /** Salt's test before appending: the content already is a whole line (matched with the pattern's flags). */
+    private static boolean hasLine(String text, String content, Object flags) {
+        Pattern line = PythonRegex.compile("^" + Pattern.quote(content == null ? "" : content) + "($|(?=\r\n))", flags);
+        return line.matcher(text).find();
     }
 
     /** Salt's append/prepend_if_not_found: the content on its own line at the end or the start. */

@@ -28,6 +28,20 @@ public final class FolderFiles implements StateFiles {
     }
 
     @Override
+    public List<String> list(String prefix, String saltenv) {
+        Path root = roots.get(saltenv);
+        if (root == null || !Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> tree = Files.walk(root)) {
+            return tree.filter(Files::isRegularFile).map(p -> root.relativize(p).toString().replace('\\', '/'))
+                    .filter(p -> p.startsWith(prefix)).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + root, e);
+        }
+    }
+
+    @Override
     public Optional<byte[]> read(String path, String saltenv) {
         Path root = roots.get(saltenv);
         if (root == null) {

@@ -33,6 +33,11 @@ public final class MasterStateFiles implements StateFiles {
     }
 
     @Override
+    public List<String> list(String prefix, String saltenv) {
+        return files.list(prefix, saltenv);
+    }
+
+    @Override
     public Optional<byte[]> read(String path, String saltenv) {
         String safe = SafePath.check(path);
         String key = saltenv + "\u0000" + safe;

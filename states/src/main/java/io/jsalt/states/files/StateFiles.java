@@ -22,6 +22,14 @@ public interface StateFiles {
         return List.of();
     }
 
+    /**
+     * The files under {@code prefix} in {@code saltenv} (Salt's {@code cp.list_master}), '/'-separated and relative
+     * to the roots, as the file server lists them: a caller checks each one before joining it to a folder.
+     */
+    default List<String> list(String prefix, String saltenv) {
+        return List.of();
+    }
+
     /** Strips {@code salt://} and checks the rest is a plain relative path. */
     static String pathOf(String saltUrl) {
         String path = saltUrl.startsWith("salt://") ? saltUrl.substring("salt://".length()) : saltUrl;

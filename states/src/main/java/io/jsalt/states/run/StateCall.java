@@ -1,6 +1,7 @@
 package io.jsalt.states.run;
 
 import io.jsalt.states.StatesException;
+import io.jsalt.states.compile.StateChunk;
 import io.jsalt.states.files.StateFiles;
 import io.jsalt.states.render.FunctionCaller;
 import io.jsalt.states.render.JinjaRenderer;
@@ -13,7 +14,26 @@ import java.util.Map;
  * use (the execution modules, the file server, the Jinja renderer with the run's context).
  */
 public record StateCall(String name, Map<String, Object> args, boolean test, FunctionCaller salt, StateFiles files,
-        JinjaRenderer jinja, RenderContext context) {
+        JinjaRenderer jinja, RenderContext context, List<StateChunk> required) {
+
+    /**
+     * @param required the states this one {@code require}s (its own and others' {@code require_in}), which
+     *                 {@code file.directory}'s and {@code file.recurse}'s {@code clean} keep
+     */
+    public StateCall {
+        required = List.copyOf(required);
+    }
+
+    /** A call that requires nothing. */
+    public StateCall(String name, Map<String, Object> args, boolean test, FunctionCaller salt, StateFiles files,
+            JinjaRenderer jinja, RenderContext context) {
+        this(name, args, test, salt, files, jinja, context, List.of());
+    }
+
+    /** The same call on another name with other arguments (a state function calling another, as Salt's do). */
+    public StateCall with(String otherName, Map<String, Object> otherArgs) {
+        return new StateCall(otherName, otherArgs, test, salt, files, jinja, context, List.of());
+    }
 
     public String string(String key) {
         Object v = args.get(key);

@@ -236,7 +236,9 @@ public final class StateRunner {
         if (watchedChanged && functions.watcher(chunk.state(), chunk.fun()).isPresent()) {
             function = functions.watcher(chunk.state(), chunk.fun()).get();
         }
-        return call(chunk, function, test, context);
+        List<StateChunk> required = plan.requisitesOf(chunk).stream()
+                .filter(edge -> edge.kind() == RequisiteKind.REQUIRE).map(ExecutionPlan.Edge::target).toList();
+        return call(chunk, function, test, context, required);
     }
 
     /** A failed (not a predicted) result of a state with {@code failhard: True} stops a real run. */
@@ -247,6 +249,11 @@ public final class StateRunner {
     }
 
     private StateResult call(StateChunk chunk, StateFunction function, boolean test, RenderContext context) {
+        return call(chunk, function, test, context, List.of());
+    }
+
+    private StateResult call(StateChunk chunk, StateFunction function, boolean test, RenderContext context,
+            List<StateChunk> required) {
         RenderContext own = chunk.saltenv().isEmpty() ? context : context.withSaltenv(chunk.saltenv());
         Map<String, Object> args = chunk.args();
         if (args.containsKey(FAILHARD)) {
@@ -254,7 +261,7 @@ public final class StateRunner {
             args.remove(FAILHARD); // the run's, not the function's (Salt's state system reads it)
         }
         StateCall call = new StateCall(chunk.name(), args, test, salt, files, jinja,
-                own.forFile(chunk.sls(), context.path()));
+                own.forFile(chunk.sls(), context.path()), required);
         try {
             return function.apply(call);
         } catch (RuntimeException e) {

@@ -96,7 +96,7 @@ class FileStatesTest {
         assertThat(FileStates.directory(call(root, true, dir.toString(), "makedirs", true)).result()).isNull();
         assertThat(Files.exists(dir)).isFalse();
         StateResult made = FileStates.directory(call(root, false, dir.toString(), "makedirs", true, "mode", 750));
-        assertThat(made.changes()).isEqualTo(Map.of(dir.toString(), "New Dir"));
+        assertThat(made.changes()).isEqualTo(Map.of(dir.toString(), Map.of("directory", "new"))); // Salt 3006.8's shape
         assertThat(Files.isDirectory(dir)).isTrue();
         assertThat(FileStates.directory(call(root, false, dir.toString(), "mode", 750)).changes()).isEmpty();
     }

@@ -323,8 +323,8 @@ class StateRunnerTest {
 
     @Test
     void anExceptionInAStateFailsThatStateOnly() throws IOException {
-        Map<String, Object> ret = run("rel:\n  file.managed:\n    - name: relative/path\n    - contents: x\nok:\n  test.nop: []\n", false);
-        assertThat(entry(ret, "file_|-rel_|-relative/path_|-managed")).containsEntry("result", false)
+        Map<String, Object> ret = run("rel:\n  file.absent:\n    - name: relative/path\nok:\n  test.nop: []\n", false);
+        assertThat(entry(ret, "file_|-rel_|-relative/path_|-absent")).containsEntry("result", false)
                 .containsEntry("comment", "An exception occurred in this state: Specified file relative/path is not an absolute path");
         assertThat(entry(ret, "test_|-ok_|-ok_|-nop")).containsEntry("result", true);
     }
