@@ -3,13 +3,14 @@ package io.jsalt.states.render;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.LoadSettingsBuilder;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
- * The data end of a render pipe: YAML (Salt's {@code yaml}) or JSON (Salt's {@code json}, read as the YAML 1.2
- * subset it is). Maps keep the file's order: state definition order depends on it.
+ * The data end of a render pipe: YAML (Salt's {@code yaml}, with its scalars: {@link SaltYamlSchema}) or JSON
+ * (Salt's {@code json}, read as the YAML 1.2 subset it is). Maps keep the file's order: state definition order depends on it.
  */
 final class DataRenderer {
     private DataRenderer() {
@@ -20,7 +21,8 @@ final class DataRenderer {
      * @throws RenderException naming the file, the line and the cause
      */
     static Object load(String text, String format, String path) {
-        LoadSettings settings = LoadSettings.builder().setLabel(path).setAllowDuplicateKeys(false).build();
+        LoadSettingsBuilder builder = LoadSettings.builder().setLabel(path).setAllowDuplicateKeys(false);
+        LoadSettings settings = (format.equals("yaml") ? builder.setSchema(SaltYamlSchema.INSTANCE) : builder).build();
         try {
             return new Load(settings).loadFromString(text);
         } catch (MarkedYamlEngineException e) {
