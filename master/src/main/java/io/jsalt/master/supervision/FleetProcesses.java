@@ -4,7 +4,9 @@ import io.jsalt.master.events.EventListener;
 import io.jsalt.transport.event.EventFrame;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -27,7 +29,11 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FleetProcesses.class);
     public static final String TAG_PREFIX = "jsalt/supervisor/";
     private static final Pattern TAG = Pattern.compile(Pattern.quote(TAG_PREFIX)
-            + "([^/]+)/([A-Za-z0-9_@][A-Za-z0-9_.@-]{0,127})/(STOPPED|STARTING|RUNNING|BACKOFF|STOPPING|EXITED|FATAL|UNKNOWN)");
+            + "([^/]+)/([A-Za-z0-9_@][A-Za-z0-9_.@-]{0,127})/(STOPPED|STARTING|RUNNING|BACKOFF|STOPPING|EXITED|FATAL|UNKNOWN|REMOVED)");
+    /** A process no longer supervised: its program was removed. Its row goes. */
+    private static final String REMOVED = "REMOVED";
+    /** {@code jsalt/supervisor/<minion>/processes}: every process the minion supervises, after each sign-in. */
+    private static final Pattern PROCESSES = Pattern.compile(Pattern.quote(TAG_PREFIX) + "([^/]+)/processes");
     /** A minion reporting more processes than this is misbehaving: its further processes are not recorded. */
     static final int MAX_PROCESSES_PER_MINION = 10_000;
 
@@ -79,12 +85,24 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
         }
         Matcher m = TAG.matcher(event.tag());
         Map<String, Object> data = event.data();
+        Matcher list = PROCESSES.matcher(event.tag());
+        if (list.matches() && list.group(1).equals(data.get("id"))) {
+            keepOnly(list.group(1), data.get("processes"));
+            return;
+        }
         if (!m.matches() || !m.group(1).equals(data.get("id"))) {
             log.debug("supervisor event {} ignored: not jsalt/supervisor/<its own id>/<process>/<STATE>", event.tag());
             return;
         }
         String minion = m.group(1);
         String process = m.group(2);
+        if (m.group(3).equals(REMOVED)) {
+            Map<String, Row> ofMinion = rows.get(minion);
+            if (ofMinion != null && ofMinion.remove(process) != null) {
+                store.delete(minion, process);
+            }
+            return;
+        }
         Map<String, Row> ofMinion = rows.computeIfAbsent(minion, k -> new ConcurrentHashMap<>());
         if (!ofMinion.containsKey(process) && ofMinion.size() >= MAX_PROCESSES_PER_MINION) {
             log.warn("{} reports more than {} supervised processes: {} not recorded", minion, MAX_PROCESSES_PER_MINION, process);
@@ -96,6 +114,26 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
                 number(data.get("restarts")).intValue(), text(data.get("description"), ""), clock.instant());
         ofMinion.put(process, row);
         store.save(row);
+    }
+
+    /** Drops the rows of {@code minion} whose process is not in {@code names} (a list of process names). */
+    private void keepOnly(String minion, Object names) {
+        if (!(names instanceof List<?> list)) {
+            log.debug("{}: a list of processes without a list ignored", minion);
+            return;
+        }
+        Set<String> present = new HashSet<>();
+        list.forEach(n -> present.add(String.valueOf(n)));
+        Map<String, Row> ofMinion = rows.get(minion);
+        if (ofMinion == null) {
+            return;
+        }
+        for (String process : List.copyOf(ofMinion.keySet())) {
+            if (!present.contains(process) && ofMinion.remove(process) != null) {
+                log.debug("{}: {} is no longer supervised: its row is dropped", minion, process);
+                store.delete(minion, process);
+            }
+        }
     }
 
     /** Forgets a minion (its key was deleted). */

@@ -22,6 +22,10 @@ public interface FleetStore extends AutoCloseable {
         }
 
         @Override
+        public void delete(String minion, String process) {
+        }
+
+        @Override
         public void forget(String minion) {
         }
 
@@ -35,6 +39,9 @@ public interface FleetStore extends AutoCloseable {
 
     /** Saves a row, replacing the one of the same minion and process; may return before it is written. */
     void save(FleetProcesses.Row row);
+
+    /** Deletes the row of one process (its program was removed from the minion). */
+    void delete(String minion, String process);
 
     /** Deletes every row of a minion (its key was deleted). */
     void forget(String minion);

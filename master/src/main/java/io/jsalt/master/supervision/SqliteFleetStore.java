@@ -125,6 +125,17 @@ public final class SqliteFleetStore implements FleetStore {
     }
 
     @Override
+    public void delete(String minion, String process) {
+        write(() -> {
+            try (PreparedStatement p = connection.prepareStatement("DELETE FROM processes WHERE minion = ? AND process = ?")) {
+                p.setString(1, minion);
+                p.setString(2, process);
+                p.executeUpdate();
+            }
+        });
+    }
+
+    @Override
     public void forget(String minion) {
         write(() -> {
             try (PreparedStatement p = connection.prepareStatement("DELETE FROM processes WHERE minion = ?")) {

@@ -277,29 +277,52 @@ final class SupervisedProcess {
         if (gen != generation) {
             return;
         }
+        if (state == ProcessState.STOPPING) {
+            // stopped while the command ran: it may have forked the daemon before it got the signal
+            if (takeDaemon(launcherTicks)) {
+                log.info("stopping {} (pid {}, forked by its command before the stop) with SIG{}", config.name(),
+                        process.pid(), config.stopsignal());
+                Signals.send(process, config.stopsignal()); // the KILL after stopwaitsecs stays due, for it now
+            } else {
+                exited(gen, code);
+            }
+            return;
+        }
         if (state != ProcessState.STARTING || code != 0) {
             exited(gen, code);
             return;
         }
-        java.util.OptionalLong pid = PidFile.read(config.pidfile());
-        java.util.OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : java.util.OptionalLong.empty();
-        java.util.Optional<ProcessHandle> daemon = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : java.util.Optional.empty();
-        if (ticks.isEmpty() || daemon.isEmpty() || ticks.getAsLong() < launcherTicks) {
+        if (!takeDaemon(launcherTicks)) {
             spawnerr = "pidfile " + config.pidfile() + ": no process started by the command";
             log.warn("{}: {}", config.name(), spawnerr);
             exited(gen, code);
             return;
         }
-        process = daemon.get();
-        adopted = true; // not this JVM's child: checked every second
-        startTicks = ticks.getAsLong();
         log.info("{} runs as pid {} (from {})", config.name(), process.pid(), config.pidfile());
-        host.launched();
         if (config.startsecs() == 0) {
             transition(ProcessState.RUNNING);
         } else {
             timer = host.schedule(() -> startedLongEnough(gen), Duration.ofSeconds(config.startsecs()));
         }
+    }
+
+    /**
+     * Takes the daemon the command started as the process: the pid in the pidfile, if it runs and started no
+     * earlier than the command (an older pid left in the file is not taken). Not this JVM's child: watched as an
+     * adopted process is.
+     */
+    private boolean takeDaemon(long launcherTicks) {
+        java.util.OptionalLong pid = PidFile.read(config.pidfile());
+        java.util.OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : java.util.OptionalLong.empty();
+        java.util.Optional<ProcessHandle> daemon = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : java.util.Optional.empty();
+        if (ticks.isEmpty() || daemon.isEmpty() || ticks.getAsLong() < launcherTicks) {
+            return false;
+        }
+        process = daemon.get();
+        adopted = true;
+        startTicks = ticks.getAsLong();
+        host.launched();
+        return true;
     }
 
     private void startedLongEnough(long gen) {

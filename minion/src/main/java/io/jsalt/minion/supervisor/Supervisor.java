@@ -21,7 +21,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +37,7 @@ public final class Supervisor implements AutoCloseable {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     private final ProgramDefinitions definitions;
-    private final Consumer<ProcessSnapshot> listener;
+    private final SupervisorListener listener;
     private final ScheduledThreadPoolExecutor thread;
     /** Process name to process, in definition order. Touched only on the supervisor's thread. */
     private final Map<String, SupervisedProcess> processes = new LinkedHashMap<>();
@@ -46,6 +45,8 @@ public final class Supervisor implements AutoCloseable {
     /** The bound on waiting for a start or stop to settle: the longest stopwaitsecs/startsecs plus a margin. */
     private volatile long maxWaitMillis = 10_000;
     private volatile boolean supervising;
+    /** The state file held processes at start: an earlier minion supervised something. */
+    private volatile boolean leftRecords;
     /** The state file for the next minion's adoption; null: nothing is written down (tests, benchmarks). */
     private final ProcessRecords records;
     /** supervisor_on_stop: leave (true) keeps the processes running at close, for the next minion to adopt. */
@@ -56,7 +57,7 @@ public final class Supervisor implements AutoCloseable {
     private final ProgramPushes pushes;
 
     /** A supervisor that stops its processes when closed and writes no state file. */
-    Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName) {
+    Supervisor(ProgramDefinitions definitions, SupervisorListener listener, String threadName) {
         this(definitions, listener, threadName, null, false, null);
     }
 
@@ -64,7 +65,7 @@ public final class Supervisor implements AutoCloseable {
      * @param records     where the running processes are written down, and adopted from at start; null: nowhere
      * @param leaveOnStop whether {@link #close} leaves the processes running (for a next minion) instead of stopping them
      */
-    Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName,
+    Supervisor(ProgramDefinitions definitions, SupervisorListener listener, String threadName,
             ProcessRecords records, boolean leaveOnStop, PushedPrograms pushed) {
         if (leaveOnStop && records == null) {
             throw new IllegalArgumentException("processes left running need a state file to be adopted from");
@@ -97,7 +98,7 @@ public final class Supervisor implements AutoCloseable {
      * The supervisor of a minion: programs from its config's {@code supervisor:} and {@code supervisor_dir},
      * AUTO log files in {@code <cachedir>/supervisor/log}.
      */
-    public static Supervisor forMinion(MinionConfig config, Consumer<ProcessSnapshot> listener) {
+    public static Supervisor forMinion(MinionConfig config, SupervisorListener listener) {
         Path file = config.configDir().resolve(MinionConfig.FILE_NAME);
         Map<String, Object> atStart = config.supervision().programs();
         // update applies an edited supervisor: section too; a minion built in code (no file) keeps its own
@@ -128,6 +129,7 @@ public final class Supervisor implements AutoCloseable {
         Map<String, ProgramConfig> read = definitions.read();
         Map<String, ProcessRecords.Entry> found = records == null ? Map.of() : records.read();
         Adoption.stopLeftovers(found, read);
+        leftRecords = !found.isEmpty();
         if (read.isEmpty()) {
             if (!found.isEmpty()) {
                 records.write(List.of());
@@ -153,6 +155,15 @@ public final class Supervisor implements AutoCloseable {
     /** Whether any process was ever defined: false until start() or update() found one. */
     public boolean supervises() {
         return supervising;
+    }
+
+    /**
+     * Whether the master may hold rows of this minion's processes: it supervises, or an earlier minion left
+     * processes running (their programs may since have been removed from the definitions: the master is to
+     * drop their rows). A minion that never supervised anything sends nothing.
+     */
+    public boolean mayHaveRows() {
+        return supervising || leftRecords;
     }
 
     /** Every process's state, or those {@code name} selects; by group then name, as supervisorctl lists them. */
@@ -294,14 +305,14 @@ public final class Supervisor implements AutoCloseable {
         List<String> lines = new ArrayList<>();
         for (String group : changes.removed()) {
             stopGroup(group);
-            call(() -> processes.values().removeIf(p -> p.config().group().equals(group)));
+            call(() -> removeGroup(group, Map.of()));
             lines.add(group + ": stopped");
             lines.add(group + ": removed process group");
         }
         for (String group : changes.changed()) {
             stopGroup(group);
             call(() -> {
-                processes.values().removeIf(p -> p.config().group().equals(group));
+                removeGroup(group, read);
                 addGroup(read, group);
                 return null;
             });
@@ -335,6 +346,32 @@ public final class Supervisor implements AutoCloseable {
 
     private void stopGroup(String group) {
         stopProcesses(group + ":*").forEach(line -> log.debug("update: {}", line));
+    }
+
+    /**
+     * Drops the processes of {@code group}; those {@code next} does not define again are told to the listener as
+     * removed (the master drops their rows). On the supervisor's thread.
+     */
+    private Void removeGroup(String group, Map<String, ProgramConfig> next) {
+        for (var it = processes.values().iterator(); it.hasNext(); ) {
+            ProgramConfig c = it.next().config();
+            if (c.group().equals(group)) {
+                it.remove();
+                ProgramConfig again = next.get(c.name());
+                if (again == null || !again.group().equals(group)) {
+                    notifyRemoved(c);
+                }
+            }
+        }
+        return null;
+    }
+
+    private void notifyRemoved(ProgramConfig c) {
+        try {
+            listener.removed(c.name(), c.group());
+        } catch (RuntimeException e) {
+            log.warn("removal listener failed for {}: {}", c.displayName(), e.toString());
+        }
     }
 
     private void addGroup(Map<String, ProgramConfig> read, String group) {

@@ -2,6 +2,8 @@ package io.jsalt.minion.supervisor;
 
 import io.jsalt.transport.message.MinionEvent;
 import io.jsalt.transport.message.RequestStamp;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -21,10 +23,13 @@ import org.slf4j.LoggerFactory;
  * master does not answer, the change is dropped (the next sign-in sends every process's current state again).
  * At most {@value #QUEUE} changes wait; past that the oldest go.
  */
-public final class SupervisorEvents implements Consumer<ProcessSnapshot>, AutoCloseable {
+public final class SupervisorEvents implements SupervisorListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SupervisorEvents.class);
     static final String TAG_PREFIX = "jsalt/supervisor/";
     private static final int QUEUE = 1000;
+    /** The pseudo-state of a process no longer supervised, last segment of its tag. */
+    public static final String REMOVED = "REMOVED";
+    private static final String PROCESSES = "processes";
 
     private final String minionId;
     private final Supplier<byte[]> tokSource;
@@ -53,14 +58,39 @@ public final class SupervisorEvents implements Consumer<ProcessSnapshot>, AutoCl
         return TAG_PREFIX + minionId + "/" + process + "/" + state.name();
     }
 
+    /** The tag of the list of every process the minion supervises, sent after each sign-in. */
+    public static String processesTag(String minionId) {
+        return TAG_PREFIX + minionId + "/" + PROCESSES;
+    }
+
     @Override
     public void accept(ProcessSnapshot snapshot) {
-        if (sender.isShutdown()) {
-            return;
+        queue(tag(minionId, snapshot.name(), snapshot.state()), snapshot.eventData());
+    }
+
+    /** {@code jsalt/supervisor/<minion>/<process>/REMOVED}: the master drops the process's row. */
+    @Override
+    public void removed(String name, String group) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("name", name);
+        data.put("group", group);
+        data.put("state", REMOVED);
+        queue(TAG_PREFIX + minionId + "/" + name + "/" + REMOVED, data);
+    }
+
+    /**
+     * {@code jsalt/supervisor/<minion>/processes} with {@code {"processes": [names]}}: every process supervised
+     * now; the master drops the rows of any other (programs removed while the master did not hear it, or while no
+     * minion ran). Queued behind the state changes already waiting, so it follows the sign-in's snapshot.
+     */
+    public void present(List<String> names) {
+        queue(processesTag(minionId), Map.of("processes", List.copyOf(names)));
+    }
+
+    private void queue(String tag, Map<String, Object> data) {
+        if (!sender.isShutdown()) {
+            sender.execute(() -> send(tag, data));
         }
-        String tag = tag(minionId, snapshot.name(), snapshot.state());
-        Map<String, Object> data = snapshot.eventData();
-        sender.execute(() -> send(tag, data));
     }
 
     private void send(String tag, Map<String, Object> data) {

@@ -19,6 +19,8 @@ final class SupervisorHarness implements AutoCloseable {
     final Path iniDir;
     final Path logDir;
     final List<ProcessSnapshot> changes = Collections.synchronizedList(new ArrayList<>());
+    /** The processes the supervisor said it no longer supervises, in order. */
+    final List<String> removed = Collections.synchronizedList(new ArrayList<>());
     private final List<Long> pids = Collections.synchronizedList(new ArrayList<>());
     private Map<String, Object> programs;
     /** With {@link #leavingRunning()}: the state file, shared by every harness over the same folder. */
@@ -55,13 +57,21 @@ final class SupervisorHarness implements AutoCloseable {
         Map<String, Object> section = programs;
         supervisor = new Supervisor(new ProgramDefinitions(() -> section, dir.resolve("minion"), iniDir, parser(logDir),
                 pushed.dir()),
-                snapshot -> {
-                    if (snapshot.pid() > 0) {
-                        pids.add(snapshot.pid());
-                        // a wrapper's children, while they can still be found (at STOPPING too, before the wrapper dies)
-                        ProcessHandle.of(snapshot.pid()).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+                new SupervisorListener() {
+                    @Override
+                    public void accept(ProcessSnapshot snapshot) {
+                        if (snapshot.pid() > 0) {
+                            pids.add(snapshot.pid());
+                            // a wrapper's children, while they can still be found (at STOPPING too, before the wrapper dies)
+                            ProcessHandle.of(snapshot.pid()).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+                        }
+                        changes.add(snapshot);
                     }
-                    changes.add(snapshot);
+
+                    @Override
+                    public void removed(String name, String group) {
+                        removed.add(name);
+                    }
                 }, "jsalt-supervisor-test", records, records != null, pushed);
         supervisor.start();
         return this;
