@@ -22,6 +22,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  * written in a second, and what is written between the copy and the cut is lost.
  */
 final class OutputLog {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OutputLog.class);
+
     private OutputLog() {
     }
 
@@ -75,6 +77,19 @@ final class OutputLog {
             channel.truncate(0);
         }
         return true;
+    }
+
+    /** Rotates a program's stdout and stderr logs that have grown past their maxbytes; a failure is logged. */
+    static void rotate(ProgramConfig config) {
+        for (ProgramConfig.LogSettings settings : java.util.List.of(config.stdout(), config.stderr())) {
+            try {
+                if (rotateIfOver(settings)) {
+                    log.debug("rotated {}", settings.file());
+                }
+            } catch (IOException e) {
+                log.warn("cannot rotate {}: {}", settings.file(), e.toString());
+            }
+        }
     }
 
     static Path backup(Path file, int n) {

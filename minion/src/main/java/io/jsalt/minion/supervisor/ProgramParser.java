@@ -30,7 +30,7 @@ final class ProgramParser {
             "directory", "autostart", "startsecs", "startretries", "autorestart", "exitcodes", "stopsignal",
             "stopwaitsecs", "environment", "redirect_stderr", "stdout_logfile", "stdout_logfile_maxbytes",
             "stdout_logfile_backups", "stderr_logfile", "stderr_logfile_maxbytes", "stderr_logfile_backups",
-            "backoff", "user", "stopasgroup", "killasgroup", "pidfile");
+            "backoff", "user", "stopasgroup", "killasgroup", "pidfile", "pattern", "adoptwaitsecs");
     /** Supervisor keys jsalt reads but does not act on yet: a WARN, so a migrated file still loads. */
     private static final Set<String> NOT_YET = Set.of("umask", "priority", "serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
             "stderr_events_enabled", "stdout_syslog", "stderr_syslog");
@@ -157,6 +157,8 @@ final class ProgramParser {
                 v.bool("redirect_stderr", false) ? ProgramConfig.LogSettings.NONE : logSettings(v, "stderr", name, lookup),
                 Duration.ofMillis(Math.round(backoff * 1000)),
                 pidfile(v, lookup),
+                pattern(v, lookup),
+                v.integer("adoptwaitsecs", 0, 0, 86_400),
                 file.toString());
     }
 
@@ -170,6 +172,24 @@ final class ProgramParser {
             throw new ConfigException(v.file, v.prefix + " pidfile", "an absolute path", text);
         }
         return file;
+    }
+
+    /** A regular expression (Java's) over command lines, checked here so that a bad one is refused with its key. */
+    private static String pattern(Values v, Function<String, String> lookup) {
+        String text = v.text("pattern", null);
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        String expanded = v.expanded("pattern", text, lookup);
+        try {
+            Pattern.compile(expanded);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new ConfigException(v.file, v.prefix + " pattern", "a regular expression (" + e.getDescription() + ")", text);
+        }
+        if (expanded.length() > 1000) {
+            throw new ConfigException(v.file, v.prefix + " pattern", "a regular expression of at most 1000 characters", text);
+        }
+        return expanded;
     }
 
     private static AutoRestart autorestart(Values v) {

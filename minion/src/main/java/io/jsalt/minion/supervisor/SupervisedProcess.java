@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  *             STARTING/RUNNING --stop--> STOPPING --exit--> STOPPED   (KILL after stopwaitsecs)
  * </pre>
  * An exit of a child is noticed when it happens, through {@link Process#onExit()}; a process adopted from an
- * earlier minion is not this JVM's child, and is checked every second instead ({@link #checkAdopted}). Differences from
+ * earlier minion (or found by its pidfile or pattern) is not this JVM's child: the supervisor's {@link ExitWatch}
+ * tells its exit, and {@link #checkAdopted} confirms it by pid and start time. Differences from
  * Supervisor, its known faults: a process that reached RUNNING but exited within {@code max(startsecs, 1 s)}
  * of its start, and is to be restarted, counts as a failed start (EXITED, then BACKOFF, FATAL after
  * {@code startretries}) instead of restarting for ever (Supervisor #405); the pause after a failed start
@@ -49,6 +50,12 @@ final class SupervisedProcess {
 
         /** Called on every state change, on the supervisor's thread. */
         void changed(ProcessSnapshot snapshot);
+
+        /** Called when the process is one this JVM cannot wait for (not its child): its exit is to be watched. */
+        void adopted(long pid, long ticks);
+
+        /** A process jsalt did not start that is this program's by its pidfile or pattern, none the supervisor has. */
+        java.util.Optional<Adoption.Found> findOutside(ProgramConfig config);
 
         double jitter();
     }
@@ -88,6 +95,16 @@ final class SupervisedProcess {
         return state;
     }
 
+    /** The pid of the process while there is one, else 0. */
+    long pid() {
+        return process == null ? 0 : process.pid();
+    }
+
+    /** Whether the process is not this JVM's child: its exit is told by the exit watch, or polled. */
+    boolean isAdopted() {
+        return adopted && process != null;
+    }
+
     ProcessSnapshot snapshot() {
         return new ProcessSnapshot(config.name(), config.group(), state, process == null ? 0 : process.pid(),
                 exitstatus, since, started, restarts, spawnerr);
@@ -107,6 +124,7 @@ final class SupervisedProcess {
         restarts = restartsSoFar;
         spawnerr = "";
         log.info("adopted {} (pid {}, started {})", config.name(), running.pid(), startedAt);
+        host.adopted(running.pid(), ticks);
         Duration left = Duration.between(Instant.now(), startedAt.plusSeconds(config.startsecs()));
         if (left.isNegative() || left.isZero()) {
             transition(ProcessState.RUNNING);
@@ -117,23 +135,13 @@ final class SupervisedProcess {
         }
     }
 
-    /** For an adopted process: notices its exit (called every second; a child's exit is announced instead). */
+    /**
+     * For an adopted process: notices its exit, when its pid no longer has its start time (called when the exit
+     * watch tells an exit of its pid, or every second when the pid is polled; a child's exit is announced instead).
+     */
     void checkAdopted() {
         if (adopted && process != null && !ProcStart.isSame(process.pid(), startTicks)) {
             exited(generation, null);
-        }
-    }
-
-    /** Rotates the log files that have grown past their maxbytes. */
-    void rotateLogs() {
-        for (ProgramConfig.LogSettings logSettings : List.of(config.stdout(), config.stderr())) {
-            try {
-                if (OutputLog.rotateIfOver(logSettings)) {
-                    log.debug("rotated {}", logSettings.file());
-                }
-            } catch (IOException e) {
-                log.warn("cannot rotate {}: {}", logSettings.file(), e.toString());
-            }
         }
     }
 
@@ -161,6 +169,12 @@ final class SupervisedProcess {
     boolean stop() {
         if (state == ProcessState.BACKOFF) {
             cancelTimer();
+            generation++;
+            transition(ProcessState.STOPPED);
+            return true;
+        }
+        if (state == ProcessState.EXITED && timer != null) {
+            cancelTimer(); // looking for an adopted process's replacement (adoptwaitsecs): no restart now
             generation++;
             transition(ProcessState.STOPPED);
             return true;
@@ -322,6 +336,7 @@ final class SupervisedProcess {
         adopted = true;
         startTicks = ticks.getAsLong();
         host.launched();
+        host.adopted(process.pid(), startTicks);
         return true;
     }
 
@@ -355,6 +370,7 @@ final class SupervisedProcess {
         Duration uptime = Duration.between(started, Instant.now());
         exitstatus = code;
         ProcessState was = state;
+        boolean wasAdopted = adopted;
         process = null;
         adopted = false;
         startTicks = -1;
@@ -363,17 +379,56 @@ final class SupervisedProcess {
         switch (was) {
             case STOPPING -> transition(ProcessState.STOPPED);
             case STARTING -> failedStart();
-            case RUNNING -> exitedFromRunning(code, uptime);
+            case RUNNING -> exitedFromRunning(code, uptime, wasAdopted);
             default -> log.debug("{}: an exit in state {} ignored", config.name(), was);
         }
     }
 
-    private void exitedFromRunning(Integer code, Duration uptime) {
+    private void exitedFromRunning(Integer code, Duration uptime, boolean wasAdopted) {
         boolean expected = code != null && config.exitcodes().contains(code);
         transition(ProcessState.EXITED);
         if (!config.autorestart().restarts(expected)) {
             return;
         }
+        if (wasAdopted && config.adoptwaitsecs() > 0 && config.adoptsOutsiders()) {
+            // what started it may start it again (a cron job, its own wrapper): that one is adopted instead
+            long gen = generation;
+            Instant until = Instant.now().plusSeconds(config.adoptwaitsecs());
+            timer = host.schedule(() -> lookForReplacement(gen, until, uptime), Duration.ofMillis(
+                    Math.min(1000, config.adoptwaitsecs() * 1000L)));
+            return;
+        }
+        restartAfterExit(uptime);
+    }
+
+    /**
+     * Once a second for {@code adoptwaitsecs} after an adopted process exited: a replacement found by the pidfile
+     * or the pattern is adopted; when none came, the program is started with its command.
+     */
+    private void lookForReplacement(long gen, Instant until, Duration uptime) {
+        if (gen != generation || state != ProcessState.EXITED) {
+            return;
+        }
+        timer = null;
+        java.util.Optional<Adoption.Found> found = host.findOutside(config);
+        if (found.isPresent()) {
+            log.info("{}: adopting pid {}, found by {} after the last one exited", config.name(),
+                    found.get().handle().pid(), found.get().how());
+            adopt(found.get().handle(), found.get().ticks(), found.get().startedAt(), restarts);
+            return;
+        }
+        Duration left = Duration.between(Instant.now(), until);
+        if (left.isNegative() || left.isZero()) {
+            log.info("{}: nothing replaced the process within adoptwaitsecs={}: starting it", config.name(),
+                    config.adoptwaitsecs());
+            restartAfterExit(uptime);
+        } else {
+            timer = host.schedule(() -> lookForReplacement(gen, until, uptime),
+                    left.compareTo(Duration.ofSeconds(1)) < 0 ? left : Duration.ofSeconds(1));
+        }
+    }
+
+    private void restartAfterExit(Duration uptime) {
         Duration minimum = Duration.ofSeconds(config.startsecs()).compareTo(MIN_UPTIME) > 0
                 ? Duration.ofSeconds(config.startsecs()) : MIN_UPTIME;
         if (uptime.compareTo(minimum) < 0) {

@@ -53,6 +53,8 @@ public final class Supervisor implements AutoCloseable {
     private final boolean leaveOnStop;
     /** A write of the state file is queued on the thread: changes in one burst are written once. */
     private boolean recordsQueued;
+    /** Tells the exits of the processes this JVM cannot wait for (adopted, daemons). */
+    private final ExitWatch exits;
     /** supervisor.add and supervisor.remove, over the programs they keep. */
     private final ProgramPushes pushes;
 
@@ -90,6 +92,11 @@ public final class Supervisor implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.exits = new ExitWatch(ExitWatch.PERL, pid -> {
+            if (!thread.isShutdown()) {
+                thread.execute(() -> exitOf(pid));
+            }
+        }, threadName + "-exits");
         this.thread.setRemoveOnCancelPolicy(true);
         this.thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
@@ -139,8 +146,17 @@ public final class Supervisor implements AutoCloseable {
         int adopted = call(() -> {
             read.values().forEach(this::add);
             int taken = 0;
+            List<SupervisedProcess> notRecorded = new ArrayList<>();
             for (SupervisedProcess p : processes.values()) {
-                if (Adoption.adopt(p, found.get(p.config().name()), thread)) {
+                if (Adoption.adoptRecorded(p, found.get(p.config().name()), thread)) {
+                    taken++;
+                } else {
+                    notRecorded.add(p);
+                }
+            }
+            // then processes jsalt did not start: never one the state file gave to another program
+            for (SupervisedProcess p : notRecorded) {
+                if (Adoption.adoptOutside(p, ownPids())) {
                     taken++;
                 } else if (p.config().autostart()) {
                     p.start();
@@ -148,7 +164,8 @@ public final class Supervisor implements AutoCloseable {
             }
             return taken;
         });
-        log.info("supervising {} processes ({} adopted from the previous minion)", read.size(), adopted);
+        log.info("supervising {} processes ({} adopted: left running by the previous minion, or found by pidfile or pattern)",
+                read.size(), adopted);
     }
 
 
@@ -434,11 +451,34 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
+    /**
+     * Rotates the logs (the programs write into them themselves: see {@link OutputLog}), and looks at the adopted
+     * processes whose exit the exit watch cannot tell (no helper on this host).
+     */
     private void everySecond() {
         for (SupervisedProcess p : List.copyOf(processes.values())) {
-            p.checkAdopted();
-            p.rotateLogs();
+            if (p.isAdopted() && exits.polled(p.pid())) {
+                p.checkAdopted();
+            }
+            OutputLog.rotate(p.config());
         }
+    }
+
+    /** The exit watch told that {@code pid} exited: the process that has it confirms by its start time. */
+    private void exitOf(long pid) {
+        for (SupervisedProcess p : processes.values()) {
+            if (p.isAdopted() && p.pid() == pid) {
+                p.checkAdopted();
+            }
+        }
+    }
+
+    /** The pids the supervisor has (and the exit watch's): none of them is another program's outside process. */
+    private java.util.Set<Long> ownPids() {
+        java.util.Set<Long> pids = new java.util.HashSet<>();
+        processes.values().forEach(p -> pids.add(p.pid()));
+        pids.add(exits.helperPid());
+        return pids;
     }
 
     /** Queues one write of the state file for the changes made by the task running now. */
@@ -486,6 +526,7 @@ public final class Supervisor implements AutoCloseable {
         }
         closed = true;
         thread.shutdownNow();
+        exits.close();
     }
 
     /** The bridge a process uses to reach this supervisor's thread and listener. */
@@ -516,6 +557,16 @@ public final class Supervisor implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.warn("state change listener failed for {}: {}", snapshot.displayName(), e.toString());
             }
+        }
+
+        @Override
+        public void adopted(long pid, long ticks) {
+            exits.watch(pid, ticks);
+        }
+
+        @Override
+        public Optional<Adoption.Found> findOutside(ProgramConfig config) {
+            return Adoption.findOutside(config, ownPids());
         }
 
         @Override
