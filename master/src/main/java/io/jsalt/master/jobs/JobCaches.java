@@ -38,7 +38,7 @@ public final class JobCaches {
     }
 
     /** As Salt names a master ({@code <host>_master}), with the request port, since masters may share a host. */
-    private static String masterId(MasterConfig config) {
+    public static String masterId(MasterConfig config) {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();

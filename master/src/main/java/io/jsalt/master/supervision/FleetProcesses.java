@@ -34,6 +34,8 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
     private static final String REMOVED = "REMOVED";
     /** {@code jsalt/supervisor/<minion>/processes}: every process the minion supervises, after each sign-in. */
     private static final Pattern PROCESSES = Pattern.compile(Pattern.quote(TAG_PREFIX) + "([^/]+)/processes");
+    /** The key of the master an event was relayed from (PgEventBridge's {@code master_id}). */
+    private static final String RELAYED_FROM = io.jsalt.master.jobs.pg.PgEventBridge.RELAYED_FROM;
     /** A minion reporting more processes than this is misbehaving: its further processes are not recorded. */
     static final int MAX_PROCESSES_PER_MINION = 10_000;
 
@@ -42,9 +44,11 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
      *
      * @param since    when the process entered its state, as the minion reported (epoch seconds)
      * @param reported when the master received the report
+     * @param via      the master whose minion reported it, when not this one (an event relayed by the shared bus,
+     *                 a row of the shared PostgreSQL table); null: this master's own minion
      */
     public record Row(String minion, String process, String group, String state, long pid, Object exitstatus,
-            double since, int restarts, String description, Instant reported) {
+            double since, int restarts, String description, Instant reported, String via) {
 
         Map<String, Object> toMap(Instant now) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -56,6 +60,7 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
             m.put("restarts", restarts);
             m.put("description", description);
             m.put("reported_seconds_ago", Math.max(0, now.getEpochSecond() - reported.getEpochSecond()));
+            m.put("via", via);
             return m;
         }
     }
@@ -111,7 +116,8 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
         Object exitstatus = data.get("exitstatus") instanceof Number n ? (Object) n.longValue() : null;
         Row row = new Row(minion, process, text(data.get("group"), process), m.group(3),
                 number(data.get("pid")).longValue(), exitstatus, number(data.get("since")).doubleValue(),
-                number(data.get("restarts")).intValue(), text(data.get("description"), ""), clock.instant());
+                number(data.get("restarts")).intValue(), text(data.get("description"), ""), clock.instant(),
+                data.get(RELAYED_FROM) instanceof String master ? master : null);
         ofMinion.put(process, row);
         store.save(row);
     }
@@ -154,7 +160,7 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
     public Map<String, Map<String, Object>> status(Set<String> minions, String process, String state) {
         Instant now = clock.instant();
         Map<String, Map<String, Object>> out = new TreeMap<>();
-        new TreeMap<>(rows).forEach((minion, processes) -> {
+        new TreeMap<>(current()).forEach((minion, processes) -> {
             if (minions != null && !minions.contains(minion)) {
                 return;
             }
@@ -170,6 +176,29 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
             }
         });
         return out;
+    }
+
+    /**
+     * The rows to show: this master's own, or with a {@linkplain FleetStore#shared shared} store every master's
+     * rows as the store has them now, each overlaid by this master's row when that is newer (its write may still be
+     * queued).
+     */
+    private Map<String, Map<String, Row>> current() {
+        if (!store.shared()) {
+            return rows;
+        }
+        Map<String, Map<String, Row>> merged = new java.util.HashMap<>();
+        for (Row row : store.load()) {
+            merged.computeIfAbsent(row.minion(), k -> new java.util.HashMap<>()).put(row.process(), row);
+        }
+        rows.forEach((minion, processes) -> processes.forEach((name, row) -> {
+            Map<String, Row> ofMinion = merged.computeIfAbsent(minion, k -> new java.util.HashMap<>());
+            Row stored = ofMinion.get(name);
+            if (stored == null || !stored.reported().isAfter(row.reported())) {
+                ofMinion.put(name, row);
+            }
+        }));
+        return merged;
     }
 
     private static Number number(Object value) {

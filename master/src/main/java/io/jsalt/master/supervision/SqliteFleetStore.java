@@ -92,7 +92,7 @@ public final class SqliteFleetStore implements FleetStore {
                 Object exitstatus = rs.wasNull() ? null : exit;
                 rows.add(new FleetProcesses.Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getLong(5), exitstatus, rs.getDouble(7), rs.getInt(8), rs.getString(9),
-                        Instant.ofEpochMilli(rs.getLong(10))));
+                        Instant.ofEpochMilli(rs.getLong(10)), null));
             }
         } catch (SQLException e) {
             log.error("cannot read the fleet table {}: {}; starting with an empty table", file, e.getMessage());

@@ -178,10 +178,11 @@ public final class SupervisorRunner implements RunnerModule {
             @SuppressWarnings("unchecked")
             Map<String, Object> row = (Map<String, Object>) value;
             String group = String.valueOf(row.get("group"));
+            String note = !Boolean.FALSE.equals(row.get("minion_connected")) ? ""
+                    : row.get("via") != null ? " (via " + row.get("via") + ")" : " (minion not connected: stale)";
             out.append(String.format(Locale.ROOT, "%-20s %-24s %-9s %-40s %ss ago%s%n", minion,
                     group.equals(name) ? name : group + ":" + name, row.get("state"), row.get("description"),
-                    row.get("reported_seconds_ago"),
-                    Boolean.FALSE.equals(row.get("minion_connected")) ? " (minion not connected: stale)" : ""));
+                    row.get("reported_seconds_ago"), note));
         }));
         return out.toString().stripTrailing();
     }
