@@ -61,6 +61,8 @@ final class SupervisedProcess {
     }
 
     private final ProgramConfig config;
+    /** {@link ProcessRecords#launch} of the config, once asked for. */
+    private String launch;
     private final Host host;
     private final List<Waiter> waiters = new ArrayList<>();
     private ProcessState state = ProcessState.STOPPED;
@@ -146,9 +148,12 @@ final class SupervisedProcess {
     }
 
     /** What the state file keeps of this process while it runs, for the next minion; null when none runs. */
-    ProcessRecords.Entry record(String launch) {
+    ProcessRecords.Entry record() {
         if (process == null || !state.hasProcess() || startTicks < 0) {
             return null;
+        }
+        if (launch == null) {
+            launch = ProcessRecords.launch(config); // a digest: made once, the state file is written at every change
         }
         return new ProcessRecords.Entry(config.name(), process.pid(), startTicks, started.toEpochMilli(), restarts,
                 config.stopsignal(), launch);

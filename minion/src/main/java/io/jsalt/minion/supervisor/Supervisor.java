@@ -53,6 +53,10 @@ public final class Supervisor implements AutoCloseable {
     private final boolean leaveOnStop;
     /** A write of the state file is queued on the thread: changes in one burst are written once. */
     private boolean recordsQueued;
+    /** When each output log's size is looked at, for its rotation. Touched only on the supervisor's thread. */
+    private final RotationWatch rotations = new RotationWatch();
+    /** Seconds ticked, on the supervisor's thread. */
+    private long seconds;
     /** Tells the exits of the processes this JVM cannot wait for (adopted, daemons). */
     private final ExitWatch exits;
     /** supervisor.add and supervisor.remove, over the programs they keep. */
@@ -460,7 +464,16 @@ public final class Supervisor implements AutoCloseable {
             if (p.isAdopted() && exits.polled(p.pid())) {
                 p.checkAdopted();
             }
-            OutputLog.rotate(p.config());
+            rotations.tick(p.config().stdout());
+            rotations.tick(p.config().stderr());
+        }
+        if (++seconds % RotationWatch.MAX_SECONDS == 0) {
+            java.util.Set<Path> files = new java.util.HashSet<>();
+            processes.values().forEach(p -> {
+                files.add(p.config().stdout().file());
+                files.add(p.config().stderr().file());
+            });
+            rotations.retain(files);
         }
     }
 
@@ -491,7 +504,7 @@ public final class Supervisor implements AutoCloseable {
 
     private Void writeRecords() {
         recordsQueued = false;
-        records.write(processes.values().stream().map(p -> p.record(ProcessRecords.launch(p.config())))
+        records.write(processes.values().stream().map(SupervisedProcess::record)
                 .filter(java.util.Objects::nonNull).toList());
         return null;
     }
