@@ -53,12 +53,8 @@ public final class Supervisor implements AutoCloseable {
     private final boolean leaveOnStop;
     /** A write of the state file is queued on the thread: changes in one burst are written once. */
     private boolean recordsQueued;
-    /** When each output log's size is looked at, for its rotation. Touched only on the supervisor's thread. */
-    private final RotationWatch rotations = new RotationWatch();
-    /** Seconds ticked, on the supervisor's thread. */
-    private long seconds;
-    /** Tells the exits of the processes this JVM cannot wait for (adopted, daemons). */
-    private final ExitWatch exits;
+    /** Log sizes for rotation, exits of the processes this JVM cannot wait for (adopted, daemons). */
+    private final SupervisorWatches watches;
     /** supervisor.add and supervisor.remove, over the programs they keep. */
     private final ProgramPushes pushes;
 
@@ -96,11 +92,11 @@ public final class Supervisor implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.exits = new ExitWatch(ExitWatch.PERL, pid -> {
+        this.watches = new SupervisorWatches(pid -> {
             if (!thread.isShutdown()) {
-                thread.execute(() -> exitOf(pid));
+                thread.execute(() -> SupervisorWatches.exitOf(pid, processes.values()));
             }
-        }, threadName + "-exits");
+        }, threadName);
         this.thread.setRemoveOnCancelPolicy(true);
         this.thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
@@ -160,7 +156,7 @@ public final class Supervisor implements AutoCloseable {
             }
             // then processes jsalt did not start: never one the state file gave to another program
             for (SupervisedProcess p : notRecorded) {
-                if (Adoption.adoptOutside(p, ownPids())) {
+                if (Adoption.adoptOutside(p, watches.ownPids(processes.values()))) {
                     taken++;
                 } else if (p.config().autostart()) {
                     p.start();
@@ -416,7 +412,7 @@ public final class Supervisor implements AutoCloseable {
         if (!supervising) {
             supervising = true;
             // adopted processes are not this JVM's children (no exit notification), and logs rotate from outside
-            thread.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+            thread.scheduleWithFixedDelay(() -> watches.tick(processes.values()), 1, 1, TimeUnit.SECONDS);
         }
         maxWaitMillis = Math.max(maxWaitMillis, 10_000L + 1000L * Math.max(config.stopwaitsecs(), config.startsecs()));
         return p;
@@ -453,45 +449,6 @@ public final class Supervisor implements AutoCloseable {
             Thread.currentThread().interrupt();
             return null;
         }
-    }
-
-    /**
-     * Rotates the logs (the programs write into them themselves: see {@link OutputLog}), and looks at the adopted
-     * processes whose exit the exit watch cannot tell (no helper on this host).
-     */
-    private void everySecond() {
-        for (SupervisedProcess p : List.copyOf(processes.values())) {
-            if (p.isAdopted() && exits.polled(p.pid())) {
-                p.checkAdopted();
-            }
-            rotations.tick(p.config().stdout());
-            rotations.tick(p.config().stderr());
-        }
-        if (++seconds % RotationWatch.MAX_SECONDS == 0) {
-            java.util.Set<Path> files = new java.util.HashSet<>();
-            processes.values().forEach(p -> {
-                files.add(p.config().stdout().file());
-                files.add(p.config().stderr().file());
-            });
-            rotations.retain(files);
-        }
-    }
-
-    /** The exit watch told that {@code pid} exited: the process that has it confirms by its start time. */
-    private void exitOf(long pid) {
-        for (SupervisedProcess p : processes.values()) {
-            if (p.isAdopted() && p.pid() == pid) {
-                p.checkAdopted();
-            }
-        }
-    }
-
-    /** The pids the supervisor has (and the exit watch's): none of them is another program's outside process. */
-    private java.util.Set<Long> ownPids() {
-        java.util.Set<Long> pids = new java.util.HashSet<>();
-        processes.values().forEach(p -> pids.add(p.pid()));
-        pids.add(exits.helperPid());
-        return pids;
     }
 
     /** Queues one write of the state file for the changes made by the task running now. */
@@ -539,7 +496,7 @@ public final class Supervisor implements AutoCloseable {
         }
         closed = true;
         thread.shutdownNow();
-        exits.close();
+        watches.close();
     }
 
     /** The bridge a process uses to reach this supervisor's thread and listener. */
@@ -574,12 +531,12 @@ public final class Supervisor implements AutoCloseable {
 
         @Override
         public void adopted(long pid, long ticks) {
-            exits.watch(pid, ticks);
+            watches.watch(pid, ticks);
         }
 
         @Override
         public Optional<Adoption.Found> findOutside(ProgramConfig config) {
-            return Adoption.findOutside(config, ownPids());
+            return Adoption.findOutside(config, watches.ownPids(processes.values()));
         }
 
         @Override
