@@ -60,7 +60,7 @@ final class Adoption {
     static Optional<Found> findOutside(ProgramConfig config, Set<Long> excluded) {
         Path pidfile = config.pidfile();
         if (pidfile != null) {
-            OptionalLong pid = PidFile.read(pidfile);
+            OptionalLong pid = PidFile.read(pidfile, config.user());
             OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : OptionalLong.empty();
             Optional<ProcessHandle> handle = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : Optional.empty();
             if (ticks.isPresent() && handle.isPresent() && !excluded.contains(pid.getAsLong())) {
@@ -69,7 +69,8 @@ final class Adoption {
             }
         }
         if (config.pattern() != null) {
-            List<CommandLines.Match> matches = CommandLines.matching(Pattern.compile(config.pattern()), excluded);
+            List<CommandLines.Match> matches = CommandLines.matching(Pattern.compile(config.pattern()), excluded,
+                    config.user() == null ? -1 : config.user().uid());
             for (CommandLines.Match m : matches) {
                 Optional<ProcessHandle> handle = ProcessHandle.of(m.pid());
                 if (handle.isPresent() && ProcStart.isSame(m.pid(), m.ticks())) {

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds running processes by their command line, as {@code pgrep -f} does (the arguments joined by spaces, a
  * regular expression found anywhere in it), for {@code pattern=}: a program whose process jsalt did not start.
- * Only the minion's own user's processes are candidates (real and effective uid both the minion's): the process
+ * Only the program's user's processes are candidates (real and effective uid both its: the minion's own, or the
+ * program's {@code user} on a root minion): the process
  * found is stopped and killed as the program's, so another user's process, whatever its command line, is never
  * taken. Zombies, kernel threads and the pids {@code excluded} (the supervisor's own processes) are skipped.
  */
@@ -35,14 +36,27 @@ final class CommandLines {
     private CommandLines() {
     }
 
-    /** The processes matching {@code pattern}, the oldest first (the one {@code pgrep -o} names). */
-    static List<Match> matching(Pattern pattern, Set<Long> excluded) {
-        return matching(PROC, pattern, excluded);
+    /**
+     * The processes matching {@code pattern}, the oldest first (the one {@code pgrep -o} names), of the user
+     * {@code uid} ({@code -1}: the minion's own).
+     */
+    static List<Match> matching(Pattern pattern, Set<Long> excluded, long uid) {
+        return matching(PROC, pattern, excluded, uid);
     }
 
-    /** {@link #matching(Pattern, Set)} over another /proc (tests). */
-    static List<Match> matching(Path proc, Pattern pattern, Set<Long> excluded) {
-        OptionalLong me = uid(proc.resolve("self"));
+    /** The uid of process {@code pid} (its real and effective uid, when they are the same); empty otherwise. */
+    static OptionalLong uidOf(long pid) {
+        return uid(PROC.resolve(Long.toString(pid)));
+    }
+
+    /** The minion's uid, -1 when /proc cannot say. */
+    static long ownUid() {
+        return uid(PROC.resolve("self")).orElse(-1);
+    }
+
+    /** {@link #matching(Pattern, Set, long)} over another /proc (tests). */
+    static List<Match> matching(Path proc, Pattern pattern, Set<Long> excluded, long uid) {
+        OptionalLong me = uid >= 0 ? OptionalLong.of(uid) : uid(proc.resolve("self"));
         if (me.isEmpty()) {
             return List.of(); // no /proc: nothing can be found, nor its start time checked
         }
@@ -70,7 +84,7 @@ final class CommandLines {
                 }
                 if (owner.getAsLong() != me.getAsLong()) {
                     if (refused++ < 3) {
-                        log.warn("pid {} matches the pattern {} but is not the minion's user's (uid {}): not taken",
+                        log.warn("pid {} matches the pattern {} but is not the program's user's (uid {}): not taken",
                                 pid, pattern, owner.getAsLong());
                     }
                     continue;

@@ -39,16 +39,30 @@ final class ProgramParser {
     private final Map<String, String> env;
     private final java.util.function.Supplier<String> host;
     private final String minionUser;
+    /** Whether the minion runs as root: only then may a program run as another user. */
+    private final boolean minionIsRoot;
+    private final Function<String, java.util.Optional<RunAs>> users;
 
     /**
      * @param logDir where AUTO log files go ({@code <name>-stdout---supervisor.log} in Supervisor's childlogdir)
      * @param env    the minion's environment, for {@code %(ENV_x)s}
      */
     ProgramParser(Path logDir, Map<String, String> env, java.util.function.Supplier<String> host, String minionUser) {
+        this(logDir, env, host, minionUser, CommandLines.ownUid() == 0, RunAs::lookup);
+    }
+
+    /**
+     * @param minionIsRoot whether the minion runs as root (uid 0): only then is another {@code user} taken
+     * @param users        looks a user up by name
+     */
+    ProgramParser(Path logDir, Map<String, String> env, java.util.function.Supplier<String> host, String minionUser,
+            boolean minionIsRoot, Function<String, java.util.Optional<RunAs>> users) {
         this.logDir = logDir;
         this.env = env;
         this.host = host;
         this.minionUser = minionUser;
+        this.minionIsRoot = minionIsRoot;
+        this.users = users;
     }
 
     /** The host name is looked up only when a program is read: a benchmark starts thousands of minions. */
@@ -83,12 +97,7 @@ final class ProgramParser {
                 log.warn("{}: {} {}: unknown key, ignored", file, prefix, key);
             }
         }
-        String user = v.text("user", null);
-        if (user != null && !user.equals(minionUser)) {
-            // running as another user needs the minion to switch users: refused rather than run as the minion's user
-            throw new ConfigException(file, prefix + " user", "the minion's own user '" + minionUser
-                    + "' (running a program as another user is not supported yet)", user);
-        }
+        RunAs runAs = runAs(v.text("user", null), file, prefix);
         String command = v.text("command", null);
         if (command == null || command.isBlank()) {
             throw new ConfigException(file, prefix + " command", "the command line to run", command);
@@ -125,13 +134,28 @@ final class ProgramParser {
                 throw new ConfigException(file, prefix + " process_name", "a different name for each process", name);
             }
             known.put("process_name", name);
-            processes.add(process(v, program, name, command, lookup, file));
+            processes.add(process(v, program, name, command, lookup, file, runAs));
         }
         return processes;
     }
 
+    /**
+     * {@code user}: null for the minion's own user; another one only for a root minion (a program never runs as
+     * the minion's user instead of the one asked for), and only a user of this host.
+     */
+    private RunAs runAs(String user, Path file, String prefix) {
+        if (user == null || user.equals(minionUser)) {
+            return null;
+        }
+        if (!minionIsRoot) {
+            throw new ConfigException(file, prefix + " user", "the minion's own user '" + minionUser
+                    + "' (only a minion running as root runs programs as other users)", user);
+        }
+        return users.apply(user).orElseThrow(() -> new ConfigException(file, prefix + " user", "a user of this host", user));
+    }
+
     private ProgramConfig process(Values v, String program, String name, String command,
-            Function<String, String> lookup, Path file) {
+            Function<String, String> lookup, Path file, RunAs runAs) {
         String directory = v.text("directory", null);
         String signal = v.text("stopsignal", "TERM").toUpperCase(Locale.ROOT);
         signal = signal.startsWith("SIG") ? signal.substring(3) : signal;
@@ -159,6 +183,7 @@ final class ProgramParser {
                 pidfile(v, lookup),
                 pattern(v, lookup),
                 v.integer("adoptwaitsecs", 0, 0, 86_400),
+                runAs,
                 file.toString());
     }
 

@@ -265,6 +265,9 @@ final class SupervisedProcess {
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("empty command");
         }
+        if (config.user() != null) {
+            argv = config.user().wrap(argv); // setpriv execs the command: the pid is the program's
+        }
         ProcessBuilder builder = new ProcessBuilder(argv);
         if (config.directory() != null) {
             builder.directory(config.directory().toFile());
@@ -331,7 +334,7 @@ final class SupervisedProcess {
      * adopted process is.
      */
     private boolean takeDaemon(long launcherTicks) {
-        java.util.OptionalLong pid = PidFile.read(config.pidfile());
+        java.util.OptionalLong pid = PidFile.read(config.pidfile(), config.user());
         java.util.OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : java.util.OptionalLong.empty();
         java.util.Optional<ProcessHandle> daemon = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : java.util.Optional.empty();
         if (ticks.isEmpty() || daemon.isEmpty() || ticks.getAsLong() < launcherTicks) {

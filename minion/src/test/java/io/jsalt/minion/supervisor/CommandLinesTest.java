@@ -39,7 +39,7 @@ class CommandLinesTest {
         process("800", 1000, 1000, "S", 100); // a kernel thread: no command line
         process("900", 1000, 1000, "S", 50, "/opt/app/bin/app", "--port", "9999"); // excluded: the supervisor's own
 
-        var found = CommandLines.matching(proc, Pattern.compile("app --port \\d+"), Set.of(900L));
+        var found = CommandLines.matching(proc, Pattern.compile("app --port \\d+"), Set.of(900L), -1);
 
         assertThat(found).extracting(CommandLines.Match::pid).containsExactly(200L, 300L);
         assertThat(found.get(0).commandLine()).isEqualTo("/opt/app/bin/app --port 8081");
@@ -47,8 +47,18 @@ class CommandLinesTest {
     }
 
     @Test
+    void aProgramOfAnotherUserFindsThatUsersProcessesOnly() throws Exception {
+        process("self", 0, 0, "S", 1, "java", "-jar", "minion.jar");
+        process("300", 0, 0, "S", 500, "/opt/app/bin/app");
+        process("400", 33, 33, "S", 600, "/opt/app/bin/app");
+
+        assertThat(CommandLines.matching(proc, Pattern.compile("app"), Set.of(), 33)).extracting(CommandLines.Match::pid)
+                .containsExactly(400L);
+    }
+
+    @Test
     void withoutItsOwnUidNothingIsFound() throws Exception {
         process("300", 1000, 1000, "S", 500, "/opt/app/bin/app");
-        assertThat(CommandLines.matching(proc, Pattern.compile("app"), Set.of())).isEmpty();
+        assertThat(CommandLines.matching(proc, Pattern.compile("app"), Set.of(), -1)).isEmpty();
     }
 }
