@@ -146,6 +146,9 @@ final class ProcessRecords {
         if (config.user() != null) {
             what.append('\0').append(config.user().name()); // only when set: digests made before user= stay valid
         }
+        if (config.umask() != null) {
+            what.append("\0umask=").append(config.umask());
+        }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(what.toString().getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 16);

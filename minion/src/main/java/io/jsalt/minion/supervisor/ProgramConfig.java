@@ -36,6 +36,9 @@ import java.util.Set;
  *                        null: none
  * @param adoptwaitsecs   jsalt's {@code adoptwaitsecs} (0): after an adopted process (pidfile or pattern) exits,
  *                        how long to look for its replacement to adopt before the command is run
+ * @param umask           {@code umask}: the process's file mode creation mask; null: the minion's
+ * @param priority        {@code priority} (999): start order, lowest first ({@code start all}, the minion's start);
+ *                        stops go in the reverse order
  * @param user            {@code user}, when it is not the minion's own user (a root minion runs the program as that
  *                        user); null: the minion's user
  * @param source          where the definition was read, for messages
@@ -43,7 +46,7 @@ import java.util.Set;
 public record ProgramConfig(String name, String group, String command, Path directory, boolean autostart,
         int startsecs, int startretries, AutoRestart autorestart, Set<Integer> exitcodes, String stopsignal,
         int stopwaitsecs, boolean stopasgroup, boolean killasgroup, Map<String, String> environment, boolean redirectStderr, LogSettings stdout,
-        LogSettings stderr, Duration backoff, Path pidfile, String pattern, int adoptwaitsecs, RunAs user, String source) {
+        LogSettings stderr, Duration backoff, Path pidfile, String pattern, int adoptwaitsecs, Integer umask, int priority, RunAs user, String source) {
 
     /** Supervisor's defaults. */
     public static final int DEFAULT_STARTSECS = 1;
@@ -52,6 +55,7 @@ public record ProgramConfig(String name, String group, String command, Path dire
     public static final long DEFAULT_LOGFILE_MAXBYTES = 50L * 1024 * 1024;
     public static final int DEFAULT_LOGFILE_BACKUPS = 10;
     public static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(1);
+    public static final int DEFAULT_PRIORITY = 999;
 
     /**
      * An output log: {@code file} null means NONE (the output is dropped).
@@ -81,7 +85,7 @@ public record ProgramConfig(String name, String group, String command, Path dire
     public static ProgramConfig of(String name, String command) {
         return new ProgramConfig(name, name, command, null, true, DEFAULT_STARTSECS, DEFAULT_STARTRETRIES,
                 AutoRestart.UNEXPECTED, Set.of(0), "TERM", DEFAULT_STOPWAITSECS, false, false, Map.of(), false, LogSettings.NONE,
-                LogSettings.NONE, DEFAULT_BACKOFF, null, null, 0, null, "<code>");
+                LogSettings.NONE, DEFAULT_BACKOFF, null, null, 0, null, DEFAULT_PRIORITY, null, "<code>");
     }
 
     /** Whether a process jsalt did not start can be taken as this program's: by its pidfile or its pattern. */
@@ -102,6 +106,6 @@ public record ProgramConfig(String name, String group, String command, Path dire
     public ProgramConfig withSource(String where) {
         return new ProgramConfig(name, group, command, directory, autostart, startsecs, startretries, autorestart,
                 exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff,
-                pidfile, pattern, adoptwaitsecs, user, where);
+                pidfile, pattern, adoptwaitsecs, umask, priority, user, where);
     }
 }

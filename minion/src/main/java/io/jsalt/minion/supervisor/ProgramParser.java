@@ -30,9 +30,9 @@ final class ProgramParser {
             "directory", "autostart", "startsecs", "startretries", "autorestart", "exitcodes", "stopsignal",
             "stopwaitsecs", "environment", "redirect_stderr", "stdout_logfile", "stdout_logfile_maxbytes",
             "stdout_logfile_backups", "stderr_logfile", "stderr_logfile_maxbytes", "stderr_logfile_backups",
-            "backoff", "user", "stopasgroup", "killasgroup", "pidfile", "pattern", "adoptwaitsecs");
+            "backoff", "user", "stopasgroup", "killasgroup", "pidfile", "pattern", "adoptwaitsecs", "umask", "priority");
     /** Supervisor keys jsalt reads but does not act on yet: a WARN, so a migrated file still loads. */
-    private static final Set<String> NOT_YET = Set.of("umask", "priority", "serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
+    private static final Set<String> NOT_YET = Set.of("serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
             "stderr_events_enabled", "stdout_syslog", "stderr_syslog");
 
     private final Path logDir;
@@ -183,6 +183,8 @@ final class ProgramParser {
                 pidfile(v, lookup),
                 pattern(v, lookup),
                 v.integer("adoptwaitsecs", 0, 0, 86_400),
+                umask(v),
+                v.integer("priority", ProgramConfig.DEFAULT_PRIORITY, 0, 1_000_000),
                 runAs,
                 file.toString());
     }
@@ -215,6 +217,18 @@ final class ProgramParser {
             throw new ConfigException(v.file, v.prefix + " pattern", "a regular expression of at most 1000 characters", text);
         }
         return expanded;
+    }
+
+    /** Supervisor's {@code umask}: an octal number such as 022 or 0002. */
+    private static Integer umask(Values v) {
+        String text = v.text("umask", null);
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        if (!text.matches("0?[0-7]{1,3}")) {
+            throw new ConfigException(v.file, v.prefix + " umask", "an octal number such as 022", text);
+        }
+        return Integer.parseInt(text, 8);
     }
 
     private static AutoRestart autorestart(Values v) {

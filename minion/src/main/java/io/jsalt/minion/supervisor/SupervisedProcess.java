@@ -265,6 +265,13 @@ final class SupervisedProcess {
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("empty command");
         }
+        if (config.umask() != null) {
+            // a shell that sets the mask and execs the command: the pid and command line are the program's
+            List<String> masked = new ArrayList<>(List.of("/bin/sh", "-c",
+                    "umask " + String.format("%03o", config.umask()) + " && exec \"$@\"", "sh"));
+            masked.addAll(argv);
+            argv = masked;
+        }
         if (config.user() != null) {
             argv = config.user().wrap(argv); // setpriv execs the command: the pid is the program's
         }

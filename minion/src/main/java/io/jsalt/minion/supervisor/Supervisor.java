@@ -155,7 +155,7 @@ public final class Supervisor implements AutoCloseable {
                 }
             }
             // then processes jsalt did not start: never one the state file gave to another program
-            for (SupervisedProcess p : notRecorded) {
+            for (SupervisedProcess p : ProcessNames.byPriority(notRecorded)) {
                 if (Adoption.adoptOutside(p, watches.ownPids(processes.values()))) {
                     taken++;
                 } else if (p.config().autostart()) {
@@ -236,7 +236,9 @@ public final class Supervisor implements AutoCloseable {
         Map<String, CompletableFuture<ProcessSnapshot>> waits = new LinkedHashMap<>();
         List<String> lines = call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
+            // Supervisor stops in the reverse of its start order: highest priority first
+            List<SupervisedProcess> chosen = new ArrayList<>(ProcessNames.select(processes, name));
+            java.util.Collections.reverse(chosen);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }

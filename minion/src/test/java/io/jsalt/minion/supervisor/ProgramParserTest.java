@@ -112,6 +112,18 @@ class ProgramParserTest {
     }
 
     @Test
+    void readsUmaskAsOctalAndPriority() {
+        ProgramConfig app = parse("app", Map.of("command", "x", "umask", "027", "priority", "5")).get(0);
+        assertThat(app.umask()).isEqualTo(027);
+        assertThat(app.priority()).isEqualTo(5);
+        ProgramConfig plain = parse("app", Map.of("command", "x")).get(0);
+        assertThat(plain.umask()).isNull();
+        assertThat(plain.priority()).isEqualTo(999);
+        assertRefused(Map.of("command", "x", "umask", "0999"), "umask: expected an octal number");
+        assertRefused(Map.of("command", "x", "priority", "first"), "priority: expected an integer");
+    }
+
+    @Test
     void acceptsTheMinionsOwnUser() {
         List<ProgramConfig> own = parse("app", Map.of("command", "x", "user", System.getProperty("user.name")));
         assertThat(own).singleElement().extracting(ProgramConfig::user).isNull();
