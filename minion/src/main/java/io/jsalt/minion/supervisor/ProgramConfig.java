@@ -103,6 +103,13 @@ public record ProgramConfig(String name, String group, String command, Path dire
         return other != null && equals(other.withSource(source));
     }
 
+    /** The same process in Supervisor's {@code [group:x]} of that name. */
+    public ProgramConfig withGroup(String named) {
+        return new ProgramConfig(name, named, command, directory, autostart, startsecs, startretries, autorestart,
+                exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff,
+                pidfile, pattern, adoptwaitsecs, umask, priority, user, source);
+    }
+
     public ProgramConfig withSource(String where) {
         return new ProgramConfig(name, group, command, directory, autostart, startsecs, startretries, autorestart,
                 exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff,

@@ -65,6 +65,11 @@ final class ProgramParser {
         this.users = users;
     }
 
+    /** Whether {@code name} may name a program, a group or a process (it names log files). */
+    static boolean isName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
     /** The host name is looked up only when a program is read: a benchmark starts thousands of minions. */
     static ProgramParser forThisHost(Path logDir) {
         return new ProgramParser(logDir, System.getenv(), ProgramParser::hostName, System.getProperty("user.name"));

@@ -83,6 +83,29 @@ class UpdateTest {
     }
 
     @Test
+    void aGroupSectionPutsItsProgramsInOneGroupStartedAndStoppedTogether() throws Exception {
+        write("a", "sleep 1000");
+        write("b", "sleep 1000");
+        write("solo", "sleep 1000");
+        Files.setPosixFilePermissions(Files.writeString(dir.resolve("supervisor.d/groups.conf"),
+                "[group:web]\nprograms=a,b\n"), PosixFilePermissions.fromString("rw-------"));
+        harness = new SupervisorHarness(dir, Map.of()).start();
+        harness.awaitState("a", ProcessState.RUNNING);
+        harness.awaitState("b", ProcessState.RUNNING);
+
+        SupervisordModule module = new SupervisordModule(harness.supervisor);
+        assertThat(module.status(null)).containsOnlyKeys("web:a", "web:b", "solo");
+        assertThat(harness.supervisor.stopProcesses("web:")).containsExactlyInAnyOrder("web:a: stopped", "web:b: stopped");
+        assertThat(harness.status("solo").state()).isEqualTo(ProcessState.RUNNING);
+
+        // a group naming a program that is not defined changes nothing
+        Files.writeString(dir.resolve("supervisor.d/groups.conf"), "[group:web]\nprograms=a,b,ghost\n");
+        assertThat(module.update()).startsWith("ERROR: ").contains("groups.conf").contains("ghost");
+        Files.writeString(dir.resolve("supervisor.d/groups.conf"), "[group:web]\nprograms=a\n[group:api]\nprograms=a\n");
+        assertThat(module.reread()).startsWith("ERROR: ").contains("a program in one group only");
+    }
+
+    @Test
     void aBrokenDefinitionChangesNothing() throws Exception {
         write("keep", "sleep 1000");
         harness = new SupervisorHarness(dir, Map.of()).start();
