@@ -1,19 +1,13 @@
 package io.jsalt.bench.scenario;
 
-import io.jsalt.bench.harness.DaemonJvm;
-import io.jsalt.bench.harness.JavaProcess;
 import io.jsalt.bench.harness.MasterProcess;
 import io.jsalt.bench.harness.ProcChildren;
 import io.jsalt.bench.harness.ProcSample;
 import io.jsalt.bench.report.Latencies;
 import io.jsalt.bench.report.TextTable;
-import io.jsalt.bench.swarm.KeyCache;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,19 +80,26 @@ public final class Supervise {
         json.put("idle_seconds", idleSeconds);
         json.put("loadavg_before", loadavg());
         Map<String, Object> supervisord;
-        try (Host h = new Supervisord(root.resolve("supervisord"), confd)) {
+        try (Host h = new SupervisordHost(root.resolve("supervisord"), confd)) {
             supervisord = measure(h, n, idleSeconds);
         }
         Map<String, Object> jsalt;
-        try (Host h = new JsaltMinion(o, root.resolve("jsalt"), confd)) {
+        try (Host h = new JsaltMinionHost(o, root.resolve("jsalt"), confd)) {
             jsalt = measure(h, n, idleSeconds);
         }
         // what the minion costs with nothing to supervise: the part of jsalt's figures that is not supervision
         Map<String, Object> bare;
-        try (Host h = new JsaltMinion(o, root.resolve("bare"), Files.createDirectories(root.resolve("bare/conf.d")))) {
+        try (Host h = new JsaltMinionHost(o, root.resolve("bare"), Files.createDirectories(root.resolve("bare/conf.d")))) {
             bare = idleOnly(h, idleSeconds);
         }
         json.put("jsalt_minion_without_programs", bare);
+        // a minion restart that leaves the programs running: the next minion adopts them, and tells their exits
+        // with its pidfd helper, not by looking every second (supervisord has no such thing: its restart restarts them)
+        Map<String, Object> adopted;
+        try (JsaltMinionHost h = new JsaltMinionHost(o, root.resolve("adopt"), programs(root.resolve("adopt/conf.d"), n), true)) {
+            adopted = measureAdoption(h, n, idleSeconds);
+        }
+        json.put("jsalt_after_a_minion_restart", adopted);
         json.put("supervisord", supervisord);
         json.put("jsalt", jsalt);
         json.put("loadavg_after", loadavg());
@@ -112,7 +113,15 @@ public final class Supervise {
         json.put("ratio_jsalt_to_supervisord", ratios);
         return new ScenarioResult("supervise", json, table(json, supervisord, jsalt, ratios) + "\njsalt minion with no "
                 + "programs (its own cost, not supervision's): idle CPU " + bare.get("idle_cpu_ms_per_minute")
-                + " ms per minute, RSS " + bare.get("rss_mib") + " MiB, " + bare.get("threads") + " threads\n");
+                + " ms per minute, RSS " + bare.get("rss_mib") + " MiB, " + bare.get("threads") + " threads\n"
+                + "jsalt minion restarted with supervisor_on_stop: leave (the next one adopts the " + n + " programs; "
+                + "supervisord has no such thing): " + adopted.get("adopted") + " adopted, " + adopted.get("same_pid")
+                + " with the same pid, all RUNNING again " + adopted.get("restart_to_all_adopted_ms")
+                + " ms after the restart began; exit watch helper running: " + adopted.get("exit_watch_helper")
+                + "; idle CPU " + adopted.get("idle_cpu_ms_per_minute") + " ms per minute, RSS " + adopted.get("rss_mib")
+                + " MiB; kill of an adopted process -> RUNNING p50 " + adopted.get("kill_to_running_p50_ms") + " ms, p99 "
+                + adopted.get("kill_to_running_p99_ms") + " ms (new process p50 " + adopted.get("kill_to_process_p50_ms")
+                + " ms), not restarted within 30 s: " + adopted.get("not_restarted_within_30s") + "\n");
     }
 
     /** One ini file per program, as a supervisord host's conf.d: read as they are by both supervisors. */
@@ -212,6 +221,66 @@ public final class Supervise {
         return m;
     }
 
+    /**
+     * The programs started by one minion, that minion stopped with {@code supervisor_on_stop: leave}, and the next
+     * one adopting them: how long until every program is RUNNING again (the adoption's own record), whether each
+     * kept its pid, the adopting minion's idle CPU, and kill -> RUNNING for adopted processes (their exits told by
+     * the exit watch).
+     */
+    static Map<String, Object> measureAdoption(JsaltMinionHost host, int n, int idleSeconds) throws IOException {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Map<Long, Long> before = awaitAll(host.launch(), n, Duration.ofSeconds(120));
+        MasterProcess.pause(5000);
+        host.beforeKills();
+        long restartedAt = System.currentTimeMillis();
+        long pid = host.restartMinion();
+        Map<String, Long> all = new LinkedHashMap<>();
+        before.keySet().forEach(number -> all.put(name(number), restartedAt));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        Map<String, Long> adoptedAt = host.runningAfter(all);
+        while (adoptedAt.size() < n && System.nanoTime() < deadline) {
+            MasterProcess.pause(100);
+            adoptedAt = host.runningAfter(all);
+        }
+        Map<String, Long> pids = host.runningPids(restartedAt);
+        long samePid = before.entrySet().stream().filter(e -> e.getValue().equals(pids.get(name(e.getKey())))).count();
+        m.put("adopted", adoptedAt.size());
+        m.put("same_pid", samePid);
+        m.put("restart_to_all_adopted_ms", adoptedAt.values().stream().mapToLong(at -> at - restartedAt).max().orElse(-1));
+        m.put("exit_watch_helper", ProcChildren.of(pid).stream().map(ProcChildren::commandLine)
+                .anyMatch(line -> line.startsWith("jsalt-exitwatch")));
+
+        MasterProcess.pause(5000);
+        ProcSample idleFrom = ProcSample.of(pid);
+        long w0 = System.nanoTime();
+        MasterProcess.pause(idleSeconds * 1000L);
+        ProcSample idleTo = ProcSample.of(pid);
+        m.put("idle_cpu_ms_per_minute", Latencies.round((idleTo.cpuMillis() - idleFrom.cpuMillis()) * 60_000
+                / ((System.nanoTime() - w0) / 1e6)));
+        m.put("rss_mib", Latencies.round(idleTo.rssMiB()));
+
+        Map<String, Long> killedAt = new LinkedHashMap<>();
+        List<Double> toProcess = new ArrayList<>();
+        for (Map.Entry<Long, Long> e : before.entrySet()) {
+            killedAt.put(name(e.getKey()), System.currentTimeMillis());
+            double ms = killAndTime(pid, e.getValue(), e.getKey());
+            if (ms >= 0) {
+                toProcess.add(ms);
+            }
+            MasterProcess.pause(20);
+        }
+        MasterProcess.pause(3000);
+        List<Double> toRunning = new ArrayList<>();
+        host.runningAfter(killedAt).forEach((program, at) -> toRunning.add((double) (at - killedAt.get(program))));
+        Latencies running = Latencies.ofMillis(toRunning);
+        m.put("kill_to_running", running.toMap());
+        m.put("kill_to_running_p50_ms", running.p50());
+        m.put("kill_to_running_p99_ms", running.p99());
+        m.put("kill_to_process_p50_ms", Latencies.round(Latencies.ofMillis(toProcess).p50()));
+        m.put("not_restarted_within_30s", n - toProcess.size());
+        return m;
+    }
+
     /** Waits until each of the n programs has a child of {@code pid} running its command line. */
     private static Map<Long, Long> awaitAll(long pid, int n, Duration within) throws IOException {
         long deadline = System.nanoTime() + within.toNanos();
@@ -296,202 +365,6 @@ public final class Supervise {
             return Files.readString(Path.of("/proc/loadavg")).trim();
         } catch (IOException e) {
             return "unknown";
-        }
-    }
-
-    /** Debian's supervisord, in the foreground, with the socket and RPC interface of Debian's default config. */
-    static final class Supervisord implements Host {
-        private final Path dir;
-        private final Path confd;
-        private Process process;
-        private final List<ProcessHandle> started = new ArrayList<>();
-
-        Supervisord(Path dir, Path confd) {
-            this.dir = dir;
-            this.confd = confd;
-        }
-
-        @Override
-        public String name() {
-            try {
-                Process v = new ProcessBuilder(SUPERVISORD.toString(), "--version").redirectErrorStream(true).start();
-                String version = new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-                v.waitFor(10, TimeUnit.SECONDS);
-                return "supervisord " + version;
-            } catch (IOException e) {
-                return "supervisord";
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return "supervisord";
-            }
-        }
-
-        @Override
-        public long launch() throws IOException {
-            Files.createDirectories(dir.resolve("log"));
-            Path conf = dir.resolve("supervisord.conf");
-            Files.writeString(conf, String.join("\n", "[unix_http_server]", "file=" + dir.resolve("supervisor.sock"),
-                    "chmod=0700", "", "[supervisord]", "logfile=" + dir.resolve("supervisord.log"),
-                    "pidfile=" + dir.resolve("supervisord.pid"), "childlogdir=" + dir.resolve("log"), "", "[rpcinterface:supervisor]",
-                    "supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface", "", "[supervisorctl]",
-                    "serverurl=unix://" + dir.resolve("supervisor.sock"), "", "[include]", "files = " + confd + "/*.conf") + "\n");
-            process = new ProcessBuilder(SUPERVISORD.toString(), "-n", "-c", conf.toString())
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("console.out").toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            return process.pid();
-        }
-
-        @Override
-        public void beforeKills() {
-            // supervisord writes every state change to its log, with milliseconds
-        }
-
-        /** From supervisord's log: {@code 2026-11-28 00:16:21,112 INFO success: p0000 entered RUNNING state, ...}. */
-        @Override
-        public Map<String, Long> runningAfter(Map<String, Long> killedAt) throws IOException {
-            java.time.format.DateTimeFormatter at = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
-            java.util.regex.Pattern line = java.util.regex.Pattern.compile("^(\\S+ \\S+) INFO success: (\\S+) entered RUNNING state.*");
-            Map<String, Long> out = new LinkedHashMap<>();
-            for (String l : Files.readAllLines(dir.resolve("supervisord.log"), StandardCharsets.UTF_8)) {
-                java.util.regex.Matcher m = line.matcher(l);
-                if (m.matches() && killedAt.containsKey(m.group(2)) && !out.containsKey(m.group(2))) {
-                    long when = java.time.LocalDateTime.parse(m.group(1), at).atZone(java.time.ZoneId.systemDefault())
-                            .toInstant().toEpochMilli();
-                    if (when >= killedAt.get(m.group(2))) {
-                        out.put(m.group(2), when);
-                    }
-                }
-            }
-            return out;
-        }
-
-        @Override
-        public void close() {
-            if (process == null) {
-                return;
-            }
-            process.descendants().forEach(started::add);
-            process.destroy(); // supervisord stops its programs on TERM
-            try {
-                if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                process.destroyForcibly();
-            }
-            started.forEach(ProcessHandle::destroyForcibly);
-        }
-    }
-
-    /** One jsalt minion (bin/jsalt-minion's JVM options) reading the conf.d, signed in to a jsalt master. */
-    static final class JsaltMinion implements Host {
-        private final BenchOptions o;
-        private final Path root;
-        private final Path confd;
-        private MasterProcess master;
-        private Process minion;
-        private io.jsalt.master.events.LocalEventClient events;
-        private Thread listener;
-        /** (program, since in epoch ms) of each RUNNING event seen. */
-        private final List<Map.Entry<String, Long>> running = java.util.Collections.synchronizedList(new ArrayList<>());
-
-        JsaltMinion(BenchOptions o, Path root, Path confd) {
-            this.o = o;
-            this.root = root;
-            this.confd = confd;
-        }
-
-        @Override
-        public String name() {
-            return "jsalt minion";
-        }
-
-        /** The master is started first, outside the timing: the figure is the minion's. */
-        @Override
-        public long launch() throws IOException {
-            KeyCache keys = new KeyCache(o.cacheDir());
-            keys.ensure(1, 1);
-            String id = KeyCache.id(0);
-            master = new MasterProcess(root, o.masterJvm(), List.of("worker_threads: 2"));
-            keys.preAccept(master.pkiDir(), List.of(id));
-            master.start();
-            Path pki = root.resolve("etc/jsalt/pki/" + id);
-            Files.createDirectories(pki);
-            Files.copy(keys.privateKey(id), pki.resolve("minion.pem"), StandardCopyOption.REPLACE_EXISTING);
-            Files.copy(keys.publicKey(id), pki.resolve("minion.pub"), StandardCopyOption.REPLACE_EXISTING);
-            Path conf = root.resolve("conf/" + id);
-            Files.createDirectories(conf);
-            Files.writeString(conf.resolve("minion"), String.join("\n", "root_dir: " + root, "id: " + id, "master: 127.0.0.1",
-                    "master_port: " + master.retPort(), "publish_port: " + master.publishPort(), "pki_dir: /etc/jsalt/pki/" + id,
-                    "cachedir: /var/cache/jsalt/" + id, "log_file: /var/log/jsalt/" + id, "log_level: warning",
-                    "supervisor_dir: /" + root.relativize(confd), "supervisor_on_stop: stop", "graceful_shutdown_timeout: 60") + "\n");
-            minion = JavaProcess.start(DaemonJvm.MINION, "io.jsalt.cli.daemon.MinionDaemon", List.of("-c", conf.toString()),
-                    root.resolve("console/minion.out"));
-            return minion.pid();
-        }
-
-        /** Listens to the master's bus for the minion's {@code jsalt/supervisor/<id>/<program>/RUNNING} events. */
-        @Override
-        public void beforeKills() throws IOException {
-            events = io.jsalt.master.events.LocalEventClient.connect(master.config().sockDir(), Duration.ofSeconds(10));
-            listener = new Thread(() -> {
-                try {
-                    while (!Thread.currentThread().isInterrupted()) {
-                        events.next(Duration.ofSeconds(1)).ifPresent(e -> {
-                            String[] tag = e.tag().split("/");
-                            if (tag.length == 5 && tag[1].equals("supervisor") && tag[4].equals("RUNNING")
-                                    && e.data().get("since") instanceof Number since) {
-                                running.add(Map.entry(tag[3], Math.round(since.doubleValue() * 1000)));
-                            }
-                        });
-                    }
-                } catch (IOException e) {
-                    // the bus closed: the benchmark is over
-                }
-            }, "supervise-events");
-            listener.setDaemon(true);
-            listener.start();
-        }
-
-        @Override
-        public Map<String, Long> runningAfter(Map<String, Long> killedAt) {
-            Map<String, Long> out = new LinkedHashMap<>();
-            synchronized (running) {
-                for (Map.Entry<String, Long> e : running) {
-                    Long killed = killedAt.get(e.getKey());
-                    if (killed != null && e.getValue() >= killed && !out.containsKey(e.getKey())) {
-                        out.put(e.getKey(), e.getValue());
-                    }
-                }
-            }
-            return out;
-        }
-
-        @Override
-        public void close() {
-            if (listener != null) {
-                listener.interrupt();
-            }
-            if (events != null) {
-                events.close();
-            }
-            if (minion != null) {
-                List<ProcessHandle> started = minion.descendants().toList();
-                minion.destroy(); // supervisor_on_stop: stop
-                try {
-                    if (!minion.waitFor(60, TimeUnit.SECONDS)) {
-                        minion.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    minion.destroyForcibly();
-                }
-                started.forEach(ProcessHandle::destroyForcibly);
-            }
-            if (master != null) {
-                master.close();
-            }
         }
     }
 }
