@@ -79,7 +79,9 @@ public final class FleetProcesses implements EventListener, AutoCloseable {
         this.clock = clock;
         this.store = store;
         for (Row row : store.load()) {
-            rows.computeIfAbsent(row.minion(), k -> new ConcurrentHashMap<>()).put(row.process(), row);
+            if (row.via() == null) { // another master's rows are read from a shared store at each query, never kept
+                rows.computeIfAbsent(row.minion(), k -> new ConcurrentHashMap<>()).put(row.process(), row);
+            }
         }
     }
 

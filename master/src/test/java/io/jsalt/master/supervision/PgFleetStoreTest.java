@@ -81,10 +81,14 @@ class PgFleetStoreTest {
             assertThat(row(b, "web1", "gone")).containsEntry("via", "host_master:1");
             assertThat(masterOf(db, "web1", "app")).as("written by its own master only").isEqualTo("host_master:1");
 
-            // a removal on one master leaves the other's view too; so does a deleted key
-            a.onEvent(new EventFrame("jsalt/supervisor/web1/gone/REMOVED", Map.of("id", "web1")));
-            b.forget("web2");
-            await().atMost(Duration.ofSeconds(30)).until(() -> row(b, "web1", "gone") == null && row(a, "web2", "app") == null);
+            // a removal on one master leaves the other's view too, also a master's started since; so does a deleted key
+            try (FleetProcesses late = new FleetProcesses(Clock.systemUTC(), PgFleetStore.open(settings(db), "host_master:4"))) {
+                assertThat(row(late, "web1", "gone")).containsEntry("via", "host_master:1");
+                a.onEvent(new EventFrame("jsalt/supervisor/web1/gone/REMOVED", Map.of("id", "web1")));
+                b.forget("web2");
+                await().atMost(Duration.ofSeconds(30)).until(() -> row(b, "web1", "gone") == null
+                        && row(a, "web2", "app") == null && row(late, "web1", "gone") == null);
+            }
         }
         // a master started now shows what the others wrote
         try (FleetProcesses c = new FleetProcesses(Clock.systemUTC(), PgFleetStore.open(settings(db), "host_master:3"))) {
