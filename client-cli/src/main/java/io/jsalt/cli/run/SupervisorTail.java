@@ -17,16 +17,20 @@ import java.util.Set;
  * {@code jsalt-run supervisor.tail <minion> <program> -f [lines=N] [seconds=N]}: follows a process's stdout log
  * from the master, as {@code tail -f} does. Each step is the master's {@code supervisor.follow} runner, which runs
  * the minion's {@code supervisor.follow} as a job over the minion's authenticated channel: what the log gained
- * after the last offset, at most 64 KiB, the minion waiting up to {@value #WAIT} s for some (so an idle log costs
- * one small job every {@value #WAIT} s, and new output shows within a fifth of a second). Nothing runs on the minion
+ * after the last offset, at most 64 KiB, the minion waiting up to {@value #WAIT} s for some and then gathering
+ * for up to a second (so an idle log costs one small job every {@value #WAIT} s, a busy one a job a second, and new
+ * output shows within about a second, as with {@code tail -f}). Nothing runs on the minion
  * between steps: Ctrl-C ends the following at once, and the minion's step in flight ends by itself. When the minion
  * is not connected, or does not answer {@value #MISSES} steps in a row, the following stops with an error.
  */
 record SupervisorTail(String minion, String program, int lines, long seconds) {
     static final String FUNCTION = "supervisor.tail";
     private static final Set<String> KEYWORDS = Set.of("minion", "program", "lines", "seconds", "follow", "timeout");
-    /** Seconds a minion waits for output before it answers an empty step. */
-    static final int WAIT = 5;
+    /**
+     * Seconds a minion waits for output before it answers an empty step: each step is a job in the master's job
+     * cache, so a quiet log costs one every {@value} s.
+     */
+    static final int WAIT = 25;
     private static final int MISSES = 3;
 
     static SupervisorTail from(RunnerRequest request) {

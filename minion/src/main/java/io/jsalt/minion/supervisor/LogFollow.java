@@ -21,6 +21,12 @@ final class LogFollow {
     static final int MAX_CHUNK = 64 * 1024;
     /** How often a waiting call looks at the file's size: only while someone follows it. */
     private static final Duration LOOK = Duration.ofMillis(200);
+    /**
+     * A waiting step that sees output keeps gathering for up to this long from its start (unless its chunk is full):
+     * each step is a job in the master's job cache, so a program that writes a line every few milliseconds costs
+     * a job a second, not one per line.
+     */
+    static final Duration GATHER = Duration.ofSeconds(1);
 
     /** @param rotated the log was cut since the offset: {@code data} is from its new start */
     record Chunk(String data, long offset, boolean rotated) {
@@ -44,12 +50,18 @@ final class LogFollow {
 
     /** What follows {@code offset}, waiting up to {@code wait} for something to follow it. */
     static Chunk after(Path file, long offset, Duration wait) throws IOException, InterruptedException {
-        Instant until = Instant.now().plus(wait);
+        Instant start = Instant.now();
+        Instant until = start.plus(wait);
+        Instant gathered = start.plus(GATHER.compareTo(wait) < 0 ? GATHER : wait);
         while (true) {
             long size = size(file);
             boolean rotated = size < offset;
             long from = rotated ? 0 : offset;
             if (size > from) {
+                if (size - from < MAX_CHUNK && Instant.now().isBefore(gathered)) {
+                    Thread.sleep(LOOK.toMillis()); // more of the same burst may come: one step for it
+                    continue;
+                }
                 return read(file, from, size, rotated);
             }
             if (rotated || !Instant.now().isBefore(until)) {
