@@ -69,6 +69,12 @@ public final class Supervisor implements AutoCloseable {
      */
     Supervisor(ProgramDefinitions definitions, SupervisorListener listener, String threadName,
             ProcessRecords records, boolean leaveOnStop, PushedPrograms pushed) {
+        this(definitions, listener, threadName, records, leaveOnStop, pushed, ExitWatch.PERL);
+    }
+
+    /** @param perl the Perl of the exit watch's helper; one that cannot run: adopted processes are looked at every second */
+    Supervisor(ProgramDefinitions definitions, SupervisorListener listener, String threadName,
+            ProcessRecords records, boolean leaveOnStop, PushedPrograms pushed, Path perl) {
         if (leaveOnStop && records == null) {
             throw new IllegalArgumentException("processes left running need a state file to be adopted from");
         }
@@ -96,7 +102,7 @@ public final class Supervisor implements AutoCloseable {
             if (!thread.isShutdown()) {
                 thread.execute(() -> SupervisorWatches.exitOf(pid, processes.values()));
             }
-        }, threadName);
+        }, threadName, perl);
         this.thread.setRemoveOnCancelPolicy(true);
         this.thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }

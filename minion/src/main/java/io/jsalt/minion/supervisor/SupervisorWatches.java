@@ -19,8 +19,8 @@ final class SupervisorWatches implements AutoCloseable {
     private long seconds;
 
     /** @param exited told (on the exit watch's thread) the pid of an adopted process that exited */
-    SupervisorWatches(LongConsumer exited, String threadName) {
-        this.exits = new ExitWatch(ExitWatch.PERL, exited, threadName + "-exits");
+    SupervisorWatches(LongConsumer exited, String threadName, Path perl) {
+        this.exits = new ExitWatch(perl, exited, threadName + "-exits");
     }
 
     /** An adopted process (pid, start time) whose exit is to be told. */

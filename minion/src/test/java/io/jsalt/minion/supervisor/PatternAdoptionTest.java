@@ -64,6 +64,19 @@ class PatternAdoptionTest {
     }
 
     @Test
+    void withoutTheExitWatchTheExitOfAnAdoptedProcessIsFoundByLookingEverySecond() throws Exception {
+        Process first = outside("7919.125");
+        harness = new SupervisorHarness(dir, Map.of("legacy", program("7919.125"))).withoutExitWatch().start();
+        assertThat(harness.awaitState("legacy", ProcessState.RUNNING).pid()).isEqualTo(first.pid());
+
+        first.destroyForcibly().waitFor();
+
+        harness.awaitStatus("legacy", s -> s.state() == ProcessState.RUNNING && s.pid() != first.pid());
+        assertThat(harness.statesOf("legacy")).containsSubsequence(ProcessState.RUNNING, ProcessState.EXITED,
+                ProcessState.STARTING, ProcessState.RUNNING);
+    }
+
+    @Test
     void aReplacementStartedWithinAdoptwaitsecsIsAdoptedInsteadOfStartingTheCommand() throws Exception {
         Process first = outside("7919.5");
         harness = new SupervisorHarness(dir, Map.of("legacy", program("7919.5", "adoptwaitsecs", "60"))).start();

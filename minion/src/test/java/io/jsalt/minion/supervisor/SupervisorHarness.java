@@ -27,6 +27,7 @@ final class SupervisorHarness implements AutoCloseable {
     private ProcessRecords records;
     /** The folder of the programs supervisor.add defines, shared by every harness over the same folder. */
     final PushedPrograms pushed;
+    private Path perl = ExitWatch.PERL;
     Supervisor supervisor;
 
     SupervisorHarness(Path dir, Map<String, Object> programs) {
@@ -35,6 +36,12 @@ final class SupervisorHarness implements AutoCloseable {
         this.logDir = dir.resolve("log");
         this.programs = programs;
         this.pushed = new PushedPrograms(dir.resolve("state").resolve("programs"));
+    }
+
+    /** The exit watch's helper cannot run (no Perl): adopted processes are looked at every second. */
+    SupervisorHarness withoutExitWatch() {
+        perl = Path.of("/nonexistent/perl");
+        return this;
     }
 
     /** The supervisor writes its processes down and leaves them running when closed (supervisor_on_stop: leave). */
@@ -72,7 +79,7 @@ final class SupervisorHarness implements AutoCloseable {
                     public void removed(String name, String group) {
                         removed.add(name);
                     }
-                }, "jsalt-supervisor-test", records, records != null, pushed);
+                }, "jsalt-supervisor-test", records, records != null, pushed, perl);
         supervisor.start();
         return this;
     }
