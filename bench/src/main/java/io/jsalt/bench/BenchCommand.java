@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "jsalt-bench", mixinStandardHelpOptions = true,
         description = "Scale benchmarks of jsalt: a swarm of minions against a real master.")
 public final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, memory, states, api, jmh, keys, pg-lookup, or all")
+    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, memory, states, supervise, api, jmh, keys, pg-lookup, or all")
     String scenario;
 
     @Option(names = "--n", split = ",", description = "Minion counts (default per scenario; fanout: 1,10,100,1000,5000,10000).")
@@ -58,7 +58,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--master-jvm", split = " ", description = "JVM options of the master (default: bin/jsalt-master's).")
     List<String> masterJvm = new ArrayList<>(DaemonJvm.MASTER);
 
-    @Option(names = "--seconds", description = "Sustained load: seconds (default: 60; quick: 10).")
+    @Option(names = "--seconds", description = "Sustained load, supervise's idle CPU: seconds (default: 60; quick: 10).")
     Integer seconds;
 
     @Option(names = "--rate", description = "Sustained load: jobs per second to all minions (default: ${DEFAULT-VALUE}).", defaultValue = "2")

@@ -11,6 +11,7 @@ import io.jsalt.bench.scenario.RestartStorm;
 import io.jsalt.bench.scenario.ScenarioResult;
 import io.jsalt.bench.scenario.SignInStorm;
 import io.jsalt.bench.scenario.StateApply;
+import io.jsalt.bench.scenario.Supervise;
 import io.jsalt.bench.scenario.SustainedLoad;
 import io.jsalt.bench.swarm.KeyCache;
 import java.util.LinkedHashMap;
@@ -31,6 +32,7 @@ final class Scenarios {
             case "restart" -> RestartStorm.run(sized(o, List.of(1000), List.of(200)));
             case "memory" -> Memory.run(sized(o, List.of(1000), List.of(500)));
             case "states" -> StateApply.run(sized(o, List.of(200), List.of(200)));
+            case "supervise" -> Supervise.run(sized(o, List.of(200), List.of(50)));
             case "jmh" -> Jmh.run(o);
             case "api" -> ApiLoad.run(o);
             case "keys" -> keys(sized(o, List.of(10000), List.of(500)));

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A fleet of three real minion processes supervising a program each, seen through the master's table
  * ({@code jsalt-run supervisor.table}): after the program crashes on one host, after a minion is killed with
  * SIGKILL (its rows stale, its program still running; current again, same pid, once it is back), and after
- * a minion restart (the program untouched: same pid, adopted by the new minion).
+ * a minion restart (the program untouched: same pid, adopted by the new minion); a program removed from a minion
+ * leaves the table.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SupervisionFleetEndToEndTest {
@@ -159,5 +160,15 @@ class SupervisionFleetEndToEndTest {
             watch.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
         pids.add(webPid("m1"));
+
+        // a program removed from a minion leaves the master's table; the others' rows stay
+        Cluster.Result removed = cluster.jsalt("m2", "supervisor.remove", "web");
+        assertThat(removed.stdout()).as(removed.toString()).contains("web: removed process group");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            Cluster.Result t = cluster.run("io.jsalt.cli.run.RunCommand", "-c", cluster.masterConfigDir().toString(),
+                    "supervisor.table", "program=web");
+            return t.exitCode() == 0 && t.stdout().lines().noneMatch(l -> l.startsWith("m2 "))
+                    && t.stdout().lines().anyMatch(l -> l.startsWith("m1 "));
+        });
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The migration the docs describe: a real supervisord (Debian's, /usr/bin/supervisord) runs the programs of a
  * {@code conf.d}; it is stopped, and a jsalt minion pointed at the same {@code conf.d} supervises the same
- * processes, by the same names, each running with the command the file gives it.
+ * processes, by the same names (its [group:x] included), each running with the command the file gives it.
  */
 class SupervisordConfDEndToEndTest {
     @TempDir
@@ -127,8 +127,8 @@ class SupervisordConfDEndToEndTest {
             return r.exitCode() == 0 && runningNames(after[0]).size() == 3;
         });
 
-        // jsalt reads [program:x] only: the [group:backend] is supervisord's, so the worker is in its own group
-        assertThat(runningNames(after[0])).containsExactlyInAnyOrder("web:web_00", "web:web_01", "worker");
+        // the same names as supervisorctl's, [group:backend] included
+        assertThat(runningNames(after[0])).isEqualTo(expected);
         for (String name : List.of("web_00", "web_01", "worker")) {
             Cluster.Result pid = cluster.jsalt("m1", "supervisor.pid", name, "--out", "json");
             long p = Long.parseLong(pid.stdout().replaceAll("(?s).*\"m1\":\\s*(\\d+).*", "$1"));

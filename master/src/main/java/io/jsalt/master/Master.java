@@ -194,9 +194,14 @@ public final class Master implements AutoCloseable {
         supervisor.add(publishPort, transport.name());
         JobPublisher publisher = new JobPublisher(publishPort, sessionKey,
                 config.signPubMessages() ? masterKey.getPrivate() : null, config.zmqFiltering());
-        // the fleet table of supervised processes outlives a master restart when the job cache is on disk
-        FleetProcesses fleet = new FleetProcesses(java.time.Clock.systemUTC(), "sqlite".equals(config.masterJobCache())
-                ? io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir()) : io.jsalt.master.supervision.FleetStore.NONE);
+        // the fleet table of supervised processes outlives a master restart when the job cache is on disk, and is
+        // shared by every master on the database with PostgreSQL
+        FleetProcesses fleet = new FleetProcesses(java.time.Clock.systemUTC(), switch (config.masterJobCache()) {
+            case "sqlite" -> io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir());
+            case "postgres" -> io.jsalt.master.supervision.PgFleetStore.open(config.postgres(),
+                    io.jsalt.master.jobs.JobCaches.masterId(config));
+            default -> io.jsalt.master.supervision.FleetStore.NONE;
+        });
         started.push(fleet);
         events.addListener(fleet);
         io.jsalt.master.session.LastSeen lastSeen = new io.jsalt.master.session.LastSeen(java.time.Clock.systemUTC());

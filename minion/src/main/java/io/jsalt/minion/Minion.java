@@ -297,9 +297,12 @@ public final class Minion implements AutoCloseable {
         // as a salt-minion does: the master learns the grains (for grain targeting) before anything else
         grainsReport.send();
         announceOnce();
-        if (supervisor.supervises()) {
-            // changes made while the master was away were dropped: the master learns where every program is now
-            supervisor.status("all").forEach(supervisorEvents);
+        if (supervisor.mayHaveRows()) {
+            // changes made while the master was away were dropped: the master learns where every program is now,
+            // and which processes are no longer supervised at all
+            java.util.List<io.jsalt.minion.supervisor.ProcessSnapshot> now = supervisor.status("all");
+            now.forEach(supervisorEvents);
+            supervisorEvents.present(now.stream().map(io.jsalt.minion.supervisor.ProcessSnapshot::name).toList());
         }
         replayUndecrypted();
         returner.flushSoon();

@@ -28,7 +28,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jsalt-run <function> [arguments...]}: runs a runner function on the master (Salt's salt-run) and
  * prints what it returns. {@code state.event} and {@code supervisor.watch} are not sent to the master: they
- * stream the event bus here, as {@code jsalt-event} does.
+ * stream the event bus here, as {@code jsalt-event} does; {@code supervisor.tail -f} is a loop of the master's
+ * {@code supervisor.follow} runner ({@link SupervisorTail}).
  */
 @Command(name = "jsalt-run", mixinStandardHelpOptions = true, version = "jsalt-run 0.1.0",
         description = "Run a runner function on the master (jobs.*, manage.*, target.preview, state.event) and print its return.")
@@ -51,6 +52,9 @@ public final class RunCommand implements Callable<ExitCode> {
     @Option(names = "--out-indent", description = "Spaces per level for --out json (default: ${DEFAULT-VALUE}; 0: one line).",
             defaultValue = "4")
     int outIndent;
+
+    @Option(names = {"-f", "--follow"}, description = "With supervisor.tail: follow the log (as tail -f) until Ctrl-C.")
+    boolean follow;
 
     @Mixin
     VersionsReportOption versionsReport = new VersionsReportOption();
@@ -96,7 +100,14 @@ public final class RunCommand implements Callable<ExitCode> {
         if (SupervisorWatch.FUNCTION.equals(function)) {
             return SupervisorWatch.from(request).run(stdout, configDir, "json".equals(out));
         }
+        boolean followed = follow || Boolean.TRUE.equals(request.kwarg().get("follow"));
+        if (followed && !SupervisorTail.FUNCTION.equals(function)) {
+            throw new CliException(ExitCode.USAGE, "-f/--follow is for supervisor.tail only");
+        }
         MasterConfig config = ConfigLoader.master(configDir);
+        if (followed) {
+            return SupervisorTail.from(request).run(stdout, config, request.user());
+        }
         StateOutputSettings states = config.stateOutput();
         output.highstate(new HighstateOutputter(Palette.NONE, new HighstateOutputter.Options(states.stateOutput(),
                 states.showsUnchanged(), states.stateOutputProfile())));

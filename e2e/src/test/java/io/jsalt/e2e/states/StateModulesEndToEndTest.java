@@ -111,7 +111,8 @@ class StateModulesEndToEndTest {
         assertThat(((Map<?, ?>) single.get("module_|-test.echo_|-test.echo_|-run")).get("changes"))
                 .isEqualTo(Map.of("ret", "hello"));
         assertThat(call("sys.list_state_modules")).isEqualTo(
-                List.of("cmd", "cron", "file", "group", "module", "pkg", "service", "test", "user"));
+                List.of("cmd", "cron", "file", "group", "module", "pkg", "service", "supervisor", "supervisord", "test",
+                        "user"));
         assertThat(call("sys.list_state_functions", "service")).isEqualTo(
                 List.of("service.dead", "service.disabled", "service.enabled", "service.running"));
     }

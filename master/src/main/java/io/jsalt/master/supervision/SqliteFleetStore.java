@@ -92,7 +92,7 @@ public final class SqliteFleetStore implements FleetStore {
                 Object exitstatus = rs.wasNull() ? null : exit;
                 rows.add(new FleetProcesses.Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getLong(5), exitstatus, rs.getDouble(7), rs.getInt(8), rs.getString(9),
-                        Instant.ofEpochMilli(rs.getLong(10))));
+                        Instant.ofEpochMilli(rs.getLong(10)), null));
             }
         } catch (SQLException e) {
             log.error("cannot read the fleet table {}: {}; starting with an empty table", file, e.getMessage());
@@ -119,6 +119,17 @@ public final class SqliteFleetStore implements FleetStore {
                 p.setInt(8, row.restarts());
                 p.setString(9, row.description());
                 p.setLong(10, row.reported().toEpochMilli());
+                p.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public void delete(String minion, String process) {
+        write(() -> {
+            try (PreparedStatement p = connection.prepareStatement("DELETE FROM processes WHERE minion = ? AND process = ?")) {
+                p.setString(1, minion);
+                p.setString(2, process);
                 p.executeUpdate();
             }
         });

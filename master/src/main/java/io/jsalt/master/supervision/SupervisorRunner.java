@@ -39,6 +39,8 @@ public final class SupervisorRunner implements RunnerModule {
     /** Runs supervisor.tail on a minion; null: the runner has no tail (tests of the table alone). */
     private final MinionJobs jobs;
     private final IntSupplier defaultTimeout;
+    /** The longest a minion's supervisor.follow waits for output before it answers. */
+    static final int MAX_FOLLOW_WAIT = 30;
 
     public SupervisorRunner(FleetProcesses fleet, TargetResolver targets, Supplier<Set<String>> subscribedTopics) {
         this(fleet, targets, subscribedTopics, null, () -> 5);
@@ -73,7 +75,15 @@ public final class SupervisorRunner implements RunnerModule {
                         Parameter.required("program", Type.STRING), optional("lines", Type.INTEGER, 10),
                         optional("timeout", Type.INTEGER, null)),
                         "The last lines of a process's stdout log on one minion (its supervisor.tail, run as a job).",
-                        a -> tail(a.string("minion"), a.string("program"), a.integer("lines"), a.integer("timeout"))));
+                        a -> tail(a.string("minion"), a.string("program"), a.integer("lines"), a.integer("timeout"))),
+                new RunnerFunction(RunnerSignature.of("supervisor.follow", Parameter.required("minion", Type.STRING),
+                        Parameter.required("program", Type.STRING), optional("offset", Type.ANY, null),
+                        optional("lines", Type.INTEGER, 10), optional("wait", Type.INTEGER, 5)),
+                        "One step of following a process's stdout log (jsalt-run supervisor.tail -f): {data, offset, "
+                                + "rotated} after offset, or the last lines without one; fails at once when the minion is "
+                                + "not connected.",
+                        a -> follow(a.string("minion"), a.string("program"), a.value("offset"), a.integer("lines"),
+                                a.integer("wait"))));
     }
 
     /** Runs {@code supervisor.tail program lines=N} on one minion and returns its answer. */
@@ -95,6 +105,54 @@ public final class SupervisorRunner implements RunnerModule {
                     + "jsalt-run manage.status)");
         }
         return answer.returns().get(minion);
+    }
+
+    /**
+     * Runs {@code supervisor.follow program [offset=N] wait=S} on one connected minion and returns its
+     * {@code {data, offset, rotated}}; the job's wait is bounded (at most {@value #MAX_FOLLOW_WAIT} s).
+     */
+    Object follow(String minion, String program, Object offset, int lines, int wait) {
+        if (jobs == null) {
+            throw new RunnerException("supervisor.follow is not served here");
+        }
+        if (!MINION_ID.matcher(minion).matches()) {
+            throw new RunnerException("supervisor.follow names one minion by its id, got " + minion);
+        }
+        if (!Topics.isSubscribedBy(subscribedTopics.get(), minion)) {
+            throw new RunnerException(minion + " is not connected");
+        }
+        int seconds = Math.max(0, Math.min(wait, MAX_FOLLOW_WAIT));
+        Map<String, Object> kwargs = new LinkedHashMap<>();
+        kwargs.put("__kwarg__", true);
+        kwargs.put("lines", lines);
+        kwargs.put("wait", seconds);
+        if (offset != null) {
+            kwargs.put("offset", byteOffset(offset));
+        }
+        Gathered answer = jobs.run("supervisor.follow", List.of(program, kwargs), "root", "list", List.of(minion),
+                Duration.ofSeconds(seconds + Math.max(1, Math.min(defaultTimeout.getAsInt(), 60))));
+        if (!answer.returns().containsKey(minion)) {
+            throw new RunnerException(minion + " did not answer");
+        }
+        Object ret = answer.returns().get(minion);
+        if (!(ret instanceof Map<?, ?>)) {
+            throw new RunnerException(String.valueOf(ret)); // the minion's error: no such process, ...
+        }
+        return ret;
+    }
+
+    /** A byte offset of a log: a whole number >= 0 (logs pass 2 GiB: a long), or its decimal text. */
+    private static long byteOffset(Object offset) {
+        try {
+            long value = offset instanceof Number n && n.doubleValue() == n.longValue() ? n.longValue()
+                    : Long.parseLong(String.valueOf(offset).trim());
+            if (value >= 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new RunnerException("offset: expected a byte offset >= 0, got " + offset);
     }
 
     Map<String, Map<String, Object>> status(Object tgt, String tgtType, String program, String state) {
@@ -120,10 +178,11 @@ public final class SupervisorRunner implements RunnerModule {
             @SuppressWarnings("unchecked")
             Map<String, Object> row = (Map<String, Object>) value;
             String group = String.valueOf(row.get("group"));
+            String note = !Boolean.FALSE.equals(row.get("minion_connected")) ? ""
+                    : row.get("via") != null ? " (via " + row.get("via") + ")" : " (minion not connected: stale)";
             out.append(String.format(Locale.ROOT, "%-20s %-24s %-9s %-40s %ss ago%s%n", minion,
                     group.equals(name) ? name : group + ":" + name, row.get("state"), row.get("description"),
-                    row.get("reported_seconds_ago"),
-                    Boolean.FALSE.equals(row.get("minion_connected")) ? " (minion not connected: stale)" : ""));
+                    row.get("reported_seconds_ago"), note));
         }));
         return out.toString().stripTrailing();
     }

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,34 @@ class FleetProcessesTest {
         fleet.onEvent(change("web1", "web1", "app", "RUNNING", 10));
         fleet.forget("web1");
         assertThat(fleet.status(null, null, null)).isEmpty();
+    }
+
+    @Test
+    void dropsTheRowOfAProcessItsMinionNoLongerSupervises() {
+        fleet.onEvent(change("web1", "web1", "app", "RUNNING", 10));
+        fleet.onEvent(change("web1", "web1", "gone", "STOPPED", 0));
+        fleet.onEvent(change("web2", "web2", "gone", "RUNNING", 12));
+
+        fleet.onEvent(new EventFrame("jsalt/supervisor/web1/gone/REMOVED", Map.of("name", "gone", "id", "web1")));
+        // another minion cannot drop web2's row
+        fleet.onEvent(new EventFrame("jsalt/supervisor/web2/gone/REMOVED", Map.of("name", "gone", "id", "web1")));
+
+        assertThat(fleet.status(null, null, null).get("web1")).containsOnlyKeys("app");
+        assertThat(fleet.status(null, null, null).get("web2")).containsOnlyKeys("gone");
+    }
+
+    @Test
+    void aMinionsListOfItsProcessesDropsTheRowsOfAnyOther() {
+        fleet.onEvent(change("web1", "web1", "app", "RUNNING", 10));
+        fleet.onEvent(change("web1", "web1", "old", "RUNNING", 11));
+        fleet.onEvent(change("web2", "web2", "old", "RUNNING", 12));
+
+        fleet.onEvent(new EventFrame("jsalt/supervisor/web1/processes", Map.of("processes", List.of("app"), "id", "web1")));
+        fleet.onEvent(new EventFrame("jsalt/supervisor/web2/processes", Map.of("processes", List.of(), "id", "web1")));
+        fleet.onEvent(new EventFrame("jsalt/supervisor/web2/processes", Map.of("processes", "not a list", "id", "web2")));
+
+        assertThat(fleet.status(null, null, null).get("web1")).containsOnlyKeys("app");
+        assertThat(fleet.status(null, null, null).get("web2")).as("only web2 speaks for web2").containsOnlyKeys("old");
     }
 
     @Test

@@ -43,6 +43,11 @@ class SqliteFleetStoreTest {
             fleet.onEvent(change("web2", "app", "EXITED", 0, 137));
             fleet.onEvent(change("web3", "app", "RUNNING", 30, null));
             fleet.forget("web3");
+            fleet.onEvent(change("web1", "removed", "STOPPED", 0, 0));
+            fleet.onEvent(new EventFrame("jsalt/supervisor/web1/removed/REMOVED", Map.of("id", "web1")));
+            fleet.onEvent(change("web2", "dropped", "RUNNING", 21, null));
+            fleet.onEvent(new EventFrame("jsalt/supervisor/web2/processes", Map.of("processes", java.util.List.of("app"),
+                    "id", "web2")));
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cachedir.resolve("supervision.sqlite"))))
                 .isEqualTo("rw-------");
@@ -52,6 +57,7 @@ class SqliteFleetStoreTest {
             Map<String, Map<String, Object>> status = again.status(null, null, null);
             assertThat(status).containsOnlyKeys("web1", "web2");
             assertThat(status.get("web1")).containsOnlyKeys("app", "crash");
+            assertThat(status.get("web2")).as("rows dropped are deleted from the file").containsOnlyKeys("app");
             @SuppressWarnings("unchecked")
             Map<String, Object> crash = (Map<String, Object>) status.get("web1").get("crash");
             assertThat(crash).containsEntry("state", "FATAL").containsEntry("exitstatus", 1L).containsEntry("group", "grp")

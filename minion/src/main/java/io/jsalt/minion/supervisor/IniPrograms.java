@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Supervisor's own ini files, read as they are: every {@code *.conf} and {@code *.ini} directly in a folder
- * (the usual {@code conf.d}), and in each its {@code [program:x]} sections; other sections ({@code [group:x]},
- * {@code [supervisord]}, ...) are skipped. The syntax is Python's configparser as Supervisor sets it up:
+ * (the usual {@code conf.d}), and in each its {@code [program:x]} and {@code [group:x]} sections; other sections
+ * ({@code [supervisord]}, {@code [eventlistener:x]}, ...) are skipped. The syntax is Python's configparser as Supervisor sets it up:
  * {@code key = value} or {@code key: value}, comments after {@code ;} or {@code #} at the start of a line or
  * after white space, indented lines continue a value.
  */
@@ -32,9 +32,15 @@ final class IniPrograms {
 
     /** The {@code [program:x]} sections of every file in {@code dir}, by file name then order; none when it is absent. */
     static Map<String, Section> read(Path dir) {
+        return readAll(dir).programs();
+    }
+
+    /** The {@code [program:x]} and {@code [group:x]} sections of every file in {@code dir}. */
+    static Sections readAll(Path dir) {
         Map<String, Section> programs = new LinkedHashMap<>();
+        Map<String, GroupSection> groups = new LinkedHashMap<>();
         if (!Files.isDirectory(dir)) {
-            return programs;
+            return new Sections(programs, groups);
         }
         requireNotWritableByOthers(dir);
         List<Path> files;
@@ -47,19 +53,35 @@ final class IniPrograms {
             throw new ConfigException(dir, "cannot list the folder: " + e.getMessage(), e);
         }
         for (Path file : files) {
-            for (Section section : readFile(file)) {
+            Sections found = readFile(file);
+            for (Section section : found.programs().values()) {
                 Section before = programs.putIfAbsent(section.program(), section);
                 if (before != null) {
                     throw new ConfigException(file, "[program:" + section.program() + "]",
                             "a program name not already defined in " + before.file().getFileName(), section.program());
                 }
             }
+            for (GroupSection group : found.groups().values()) {
+                GroupSection before = groups.putIfAbsent(group.group(), group);
+                if (before != null) {
+                    throw new ConfigException(file, "[group:" + group.group() + "]",
+                            "a group name not already defined in " + before.file().getFileName(), group.group());
+                }
+            }
         }
-        return programs;
+        return new Sections(programs, groups);
     }
 
     /** One {@code [program:x]} section. */
     record Section(String program, Map<String, String> keys, Path file) {
+    }
+
+    /** One {@code [group:x]} section: its {@code programs} (names separated by commas), in order. */
+    record GroupSection(String group, List<String> programs, Path file) {
+    }
+
+    /** The sections of one file or folder, by name. */
+    record Sections(Map<String, Section> programs, Map<String, GroupSection> groups) {
     }
 
     /**
@@ -78,7 +100,7 @@ final class IniPrograms {
         }
     }
 
-    static List<Section> readFile(Path file) {
+    static Sections readFile(Path file) {
         requireNotWritableByOthers(file);
         String text;
         try {
@@ -89,11 +111,17 @@ final class IniPrograms {
         } catch (IOException e) {
             throw new ConfigException(file, "cannot read: " + e.getMessage(), e);
         }
-        return parse(text, file);
+        return parseAll(text, file);
     }
 
+    /** The {@code [program:x]} sections of one file's text. */
     static List<Section> parse(String text, Path file) {
+        return List.copyOf(parseAll(text, file).programs().values());
+    }
+
+    static Sections parseAll(String text, Path file) {
         List<Section> sections = new java.util.ArrayList<>();
+        Map<String, Map<String, String>> groupKeys = new LinkedHashMap<>();
         Map<String, String> current = null;
         String lastKey = null;
         int lineNo = 0;
@@ -116,6 +144,11 @@ final class IniPrograms {
                 if (name.startsWith("program:")) {
                     current = new LinkedHashMap<>();
                     sections.add(new Section(name.substring("program:".length()).strip(), current, file));
+                } else if (name.startsWith("group:")) {
+                    current = new LinkedHashMap<>();
+                    if (groupKeys.putIfAbsent(name.substring("group:".length()).strip(), current) != null) {
+                        throw new ConfigException(file, lineNo, 1, "a group defined once: [" + name + "]", null);
+                    }
                 } else {
                     log.debug("{}: section [{}] skipped (jsalt reads [program:x] sections)", file, name);
                     current = null;
@@ -132,7 +165,30 @@ final class IniPrograms {
             lastKey = stripped.substring(0, eq).strip().toLowerCase(java.util.Locale.ROOT);
             current.put(lastKey, withoutComment(stripped.substring(eq + 1).strip()));
         }
-        return sections;
+        Map<String, Section> programs = new LinkedHashMap<>();
+        for (Section section : sections) {
+            if (programs.putIfAbsent(section.program(), section) != null) {
+                throw new ConfigException(file, "[program:" + section.program() + "]", "a program defined once", section.program());
+            }
+        }
+        Map<String, GroupSection> groups = new LinkedHashMap<>();
+        groupKeys.forEach((group, keys) -> groups.put(group, new GroupSection(group, groupPrograms(keys, group, file), file)));
+        return new Sections(programs, groups);
+    }
+
+    /** A group's {@code programs}: names separated by commas (and white space); {@code priority} and others are ignored. */
+    private static List<String> groupPrograms(Map<String, String> keys, String group, Path file) {
+        String list = keys.get("programs");
+        if (list == null || list.isBlank()) {
+            throw new ConfigException(file, "[group:" + group + "] programs", "the names of its programs, separated by commas", list);
+        }
+        List<String> names = new java.util.ArrayList<>();
+        for (String name : list.split("[,\\s]+")) {
+            if (!name.isEmpty() && !names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return List.copyOf(names);
     }
 
     private static int firstOf(String text, char a, char b) {

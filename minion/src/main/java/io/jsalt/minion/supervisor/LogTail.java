@@ -15,11 +15,16 @@ final class LogTail {
     }
 
     static String lastLines(Path file, int lines) throws IOException {
+        return lastLines(file, lines, Long.MAX_VALUE);
+    }
+
+    /** The last lines before byte {@code before} (or the end, if sooner). */
+    static String lastLines(Path file, int lines, long before) throws IOException {
         if (lines <= 0 || !Files.exists(file)) {
             return "";
         }
         try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            long end = in.length();
+            long end = Math.min(before, in.length());
             long start = end;
             int newlines = 0;
             byte[] one = new byte[4096];

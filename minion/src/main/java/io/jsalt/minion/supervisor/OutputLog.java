@@ -18,8 +18,9 @@ import java.nio.file.attribute.PosixFilePermissions;
  * keeps its file open, so moving the file away would only rename what it writes into. When the file has grown
  * past {@code maxbytes} it is copied to {@code file.1} (the older ones shift up to {@code file.<backups>}, the
  * oldest is dropped; with no backups nothing is kept) and cut to zero; the process's next write, being an
- * append, lands at the new start. The check runs every second, so a file can pass {@code maxbytes} by what is
- * written in a second, and what is written between the copy and the cut is lost.
+ * append, lands at the new start. The size is looked at every second while the file grows ({@link RotationWatch}),
+ * so a file can pass {@code maxbytes} by what is written in a second, and what is written between the copy and
+ * the cut is lost.
  */
 final class OutputLog {
     private OutputLog() {

@@ -14,18 +14,24 @@ final class ProcStart {
     /** The field after the command's closing parenthesis is field 3 (the state); starttime is field 22. */
     private static final int STATE = 0;
     private static final int STARTTIME = 22 - 3;
+    private static final Path PROC = Path.of("/proc");
 
     private ProcStart() {
     }
 
     /** The start time of {@code pid}, empty when there is no such process or it has exited (a zombie). */
     static OptionalLong of(long pid) {
+        return of(PROC, pid);
+    }
+
+    /** {@link #of(long)} in another /proc (tests). */
+    static OptionalLong of(Path proc, long pid) {
         if (pid <= 0) {
             return OptionalLong.empty();
         }
         String stat;
         try {
-            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            stat = Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"));
         } catch (IOException e) {
             return OptionalLong.empty();
         }

@@ -14,7 +14,7 @@ final class ProcessNames {
      */
     static List<SupervisedProcess> select(Map<String, SupervisedProcess> processes, String name) {
         if (name == null || name.equals("all")) {
-            return List.copyOf(processes.values());
+            return byPriority(processes.values());
         }
         String group = name.endsWith(":*") ? name.substring(0, name.length() - 2)
                 : name.endsWith(":") ? name.substring(0, name.length() - 1) : null;
@@ -28,6 +28,11 @@ final class ProcessNames {
             return List.of(exact);
         }
         String g = group == null ? name : group;
-        return processes.values().stream().filter(p -> p.config().group().equals(g)).toList();
+        return byPriority(processes.values().stream().filter(p -> p.config().group().equals(g)).toList());
+    }
+
+    /** Supervisor's start order: lowest {@code priority} first, then as defined. */
+    static List<SupervisedProcess> byPriority(java.util.Collection<SupervisedProcess> processes) {
+        return processes.stream().sorted(java.util.Comparator.comparingInt(p -> p.config().priority())).toList();
     }
 }

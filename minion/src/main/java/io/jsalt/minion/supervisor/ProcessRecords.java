@@ -143,6 +143,12 @@ final class ProcessRecords {
         new TreeMap<>(config.environment()).forEach((k, v) -> what.append(k).append('=').append(v).append('\0'));
         what.append(config.stdout()).append('\0').append(config.stderr()).append('\0').append(config.redirectStderr());
         what.append('\0').append(config.pidfile());
+        if (config.user() != null) {
+            what.append('\0').append(config.user().name()); // only when set: digests made before user= stay valid
+        }
+        if (config.umask() != null) {
+            what.append("\0umask=").append(config.umask());
+        }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(what.toString().getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 16);

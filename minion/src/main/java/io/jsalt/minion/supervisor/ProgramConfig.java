@@ -31,12 +31,22 @@ import java.util.Set;
  *                        each retry, with jitter (Supervisor waits 1, 2, 3 ... seconds)
  * @param pidfile         jsalt's {@code pidfile}: the command starts a daemon that forks into the background and
  *                        writes its pid there; the process supervised is that pid, not the command's; null: none
+ * @param pattern         jsalt's {@code pattern}: a regular expression over command lines ({@code pgrep -f}'s); a
+ *                        process of the minion's user that matches is adopted as this program's when none runs;
+ *                        null: none
+ * @param adoptwaitsecs   jsalt's {@code adoptwaitsecs} (0): after an adopted process (pidfile or pattern) exits,
+ *                        how long to look for its replacement to adopt before the command is run
+ * @param umask           {@code umask}: the process's file mode creation mask; null: the minion's
+ * @param priority        {@code priority} (999): start order, lowest first ({@code start all}, the minion's start);
+ *                        stops go in the reverse order
+ * @param user            {@code user}, when it is not the minion's own user (a root minion runs the program as that
+ *                        user); null: the minion's user
  * @param source          where the definition was read, for messages
  */
 public record ProgramConfig(String name, String group, String command, Path directory, boolean autostart,
         int startsecs, int startretries, AutoRestart autorestart, Set<Integer> exitcodes, String stopsignal,
         int stopwaitsecs, boolean stopasgroup, boolean killasgroup, Map<String, String> environment, boolean redirectStderr, LogSettings stdout,
-        LogSettings stderr, Duration backoff, Path pidfile, String source) {
+        LogSettings stderr, Duration backoff, Path pidfile, String pattern, int adoptwaitsecs, Integer umask, int priority, RunAs user, String source) {
 
     /** Supervisor's defaults. */
     public static final int DEFAULT_STARTSECS = 1;
@@ -45,6 +55,7 @@ public record ProgramConfig(String name, String group, String command, Path dire
     public static final long DEFAULT_LOGFILE_MAXBYTES = 50L * 1024 * 1024;
     public static final int DEFAULT_LOGFILE_BACKUPS = 10;
     public static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(1);
+    public static final int DEFAULT_PRIORITY = 999;
 
     /**
      * An output log: {@code file} null means NONE (the output is dropped).
@@ -74,7 +85,12 @@ public record ProgramConfig(String name, String group, String command, Path dire
     public static ProgramConfig of(String name, String command) {
         return new ProgramConfig(name, name, command, null, true, DEFAULT_STARTSECS, DEFAULT_STARTRETRIES,
                 AutoRestart.UNEXPECTED, Set.of(0), "TERM", DEFAULT_STOPWAITSECS, false, false, Map.of(), false, LogSettings.NONE,
-                LogSettings.NONE, DEFAULT_BACKOFF, null, "<code>");
+                LogSettings.NONE, DEFAULT_BACKOFF, null, null, 0, null, DEFAULT_PRIORITY, null, "<code>");
+    }
+
+    /** Whether a process jsalt did not start can be taken as this program's: by its pidfile or its pattern. */
+    public boolean adoptsOutsiders() {
+        return pidfile != null || pattern != null;
     }
 
     /** The name supervisorctl shows: {@code group:name}, or the bare name when they are the same. */
@@ -87,9 +103,16 @@ public record ProgramConfig(String name, String group, String command, Path dire
         return other != null && equals(other.withSource(source));
     }
 
+    /** The same process in Supervisor's {@code [group:x]} of that name. */
+    public ProgramConfig withGroup(String named) {
+        return new ProgramConfig(name, named, command, directory, autostart, startsecs, startretries, autorestart,
+                exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff,
+                pidfile, pattern, adoptwaitsecs, umask, priority, user, source);
+    }
+
     public ProgramConfig withSource(String where) {
         return new ProgramConfig(name, group, command, directory, autostart, startsecs, startretries, autorestart,
                 exitcodes, stopsignal, stopwaitsecs, stopasgroup, killasgroup, environment, redirectStderr, stdout, stderr, backoff,
-                pidfile, where);
+                pidfile, pattern, adoptwaitsecs, umask, priority, user, where);
     }
 }

@@ -65,7 +65,8 @@ final class ProgramDefinitions {
             programs.put(entry.getKey(), configFile);
             add(processes, parser.parse(entry.getKey(), named, configFile, prefix, configFile.getParent()), configFile);
         }
-        List<IniPrograms.Section> sections = new ArrayList<>(IniPrograms.read(iniDir).values());
+        IniPrograms.Sections ini = IniPrograms.readAll(iniDir);
+        List<IniPrograms.Section> sections = new ArrayList<>(ini.programs().values());
         if (pushedDir != null) {
             sections.addAll(IniPrograms.read(pushedDir).values());
         }
@@ -78,7 +79,44 @@ final class ProgramDefinitions {
             add(processes, parser.parse(section.program(), section.keys(), section.file(),
                     "[program:" + section.program() + "]", section.file().getParent()), section.file());
         }
-        return processes;
+        return ini.groups().isEmpty() ? processes : grouped(processes, ini.groups().values(), programs.keySet());
+    }
+
+    /**
+     * Supervisor's {@code [group:x]}: the processes of the programs it names are in group x (shown as
+     * {@code x:name}, started and stopped together as {@code x:}), no longer each in its program's own group. A
+     * group naming a program that is not defined, a program in two groups, or a group named as another program
+     * is refused.
+     */
+    private static Map<String, ProgramConfig> grouped(Map<String, ProgramConfig> processes,
+            java.util.Collection<IniPrograms.GroupSection> groups, java.util.Set<String> programs) {
+        Map<String, String> groupOf = new LinkedHashMap<>();
+        for (IniPrograms.GroupSection g : groups) {
+            String where = "[group:" + g.group() + "]";
+            if (!ProgramParser.isName(g.group())) {
+                throw new ConfigException(g.file(), where, "a group name of letters, digits and _ . @ -", g.group());
+            }
+            if (programs.contains(g.group()) && !g.programs().equals(List.of(g.group()))) {
+                throw new ConfigException(g.file(), where, "a group name that is no program's", g.group());
+            }
+            for (String program : g.programs()) {
+                if (!programs.contains(program)) {
+                    throw new ConfigException(g.file(), where + " programs", "programs defined in a [program:x] section",
+                            program);
+                }
+                String before = groupOf.putIfAbsent(program, g.group());
+                if (before != null) {
+                    throw new ConfigException(g.file(), where + " programs", "a program in one group only (it is in "
+                            + before + ")", program);
+                }
+            }
+        }
+        Map<String, ProgramConfig> out = new LinkedHashMap<>();
+        processes.forEach((name, c) -> {
+            String group = groupOf.get(c.group());
+            out.put(name, group == null ? c : c.withGroup(group));
+        });
+        return out;
     }
 
     private static void add(Map<String, ProgramConfig> processes, Iterable<ProgramConfig> found, Path file) {

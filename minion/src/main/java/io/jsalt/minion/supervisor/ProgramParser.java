@@ -30,25 +30,44 @@ final class ProgramParser {
             "directory", "autostart", "startsecs", "startretries", "autorestart", "exitcodes", "stopsignal",
             "stopwaitsecs", "environment", "redirect_stderr", "stdout_logfile", "stdout_logfile_maxbytes",
             "stdout_logfile_backups", "stderr_logfile", "stderr_logfile_maxbytes", "stderr_logfile_backups",
-            "backoff", "user", "stopasgroup", "killasgroup", "pidfile");
+            "backoff", "user", "stopasgroup", "killasgroup", "pidfile", "pattern", "adoptwaitsecs", "umask", "priority");
     /** Supervisor keys jsalt reads but does not act on yet: a WARN, so a migrated file still loads. */
-    private static final Set<String> NOT_YET = Set.of("umask", "priority", "serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
+    private static final Set<String> NOT_YET = Set.of("serverurl", "stdout_capture_maxbytes", "stderr_capture_maxbytes", "stdout_events_enabled",
             "stderr_events_enabled", "stdout_syslog", "stderr_syslog");
 
     private final Path logDir;
     private final Map<String, String> env;
     private final java.util.function.Supplier<String> host;
     private final String minionUser;
+    /** Whether the minion runs as root: only then may a program run as another user. */
+    private final boolean minionIsRoot;
+    private final Function<String, java.util.Optional<RunAs>> users;
 
     /**
      * @param logDir where AUTO log files go ({@code <name>-stdout---supervisor.log} in Supervisor's childlogdir)
      * @param env    the minion's environment, for {@code %(ENV_x)s}
      */
     ProgramParser(Path logDir, Map<String, String> env, java.util.function.Supplier<String> host, String minionUser) {
+        this(logDir, env, host, minionUser, CommandLines.ownUid() == 0, RunAs::lookup);
+    }
+
+    /**
+     * @param minionIsRoot whether the minion runs as root (uid 0): only then is another {@code user} taken
+     * @param users        looks a user up by name
+     */
+    ProgramParser(Path logDir, Map<String, String> env, java.util.function.Supplier<String> host, String minionUser,
+            boolean minionIsRoot, Function<String, java.util.Optional<RunAs>> users) {
         this.logDir = logDir;
         this.env = env;
         this.host = host;
         this.minionUser = minionUser;
+        this.minionIsRoot = minionIsRoot;
+        this.users = users;
+    }
+
+    /** Whether {@code name} may name a program, a group or a process (it names log files). */
+    static boolean isName(String name) {
+        return NAME.matcher(name).matches();
     }
 
     /** The host name is looked up only when a program is read: a benchmark starts thousands of minions. */
@@ -83,12 +102,7 @@ final class ProgramParser {
                 log.warn("{}: {} {}: unknown key, ignored", file, prefix, key);
             }
         }
-        String user = v.text("user", null);
-        if (user != null && !user.equals(minionUser)) {
-            // running as another user needs the minion to switch users: refused rather than run as the minion's user
-            throw new ConfigException(file, prefix + " user", "the minion's own user '" + minionUser
-                    + "' (running a program as another user is not supported yet)", user);
-        }
+        RunAs runAs = runAs(v.text("user", null), file, prefix);
         String command = v.text("command", null);
         if (command == null || command.isBlank()) {
             throw new ConfigException(file, prefix + " command", "the command line to run", command);
@@ -125,13 +139,28 @@ final class ProgramParser {
                 throw new ConfigException(file, prefix + " process_name", "a different name for each process", name);
             }
             known.put("process_name", name);
-            processes.add(process(v, program, name, command, lookup, file));
+            processes.add(process(v, program, name, command, lookup, file, runAs));
         }
         return processes;
     }
 
+    /**
+     * {@code user}: null for the minion's own user; another one only for a root minion (a program never runs as
+     * the minion's user instead of the one asked for), and only a user of this host.
+     */
+    private RunAs runAs(String user, Path file, String prefix) {
+        if (user == null || user.equals(minionUser)) {
+            return null;
+        }
+        if (!minionIsRoot) {
+            throw new ConfigException(file, prefix + " user", "the minion's own user '" + minionUser
+                    + "' (only a minion running as root runs programs as other users)", user);
+        }
+        return users.apply(user).orElseThrow(() -> new ConfigException(file, prefix + " user", "a user of this host", user));
+    }
+
     private ProgramConfig process(Values v, String program, String name, String command,
-            Function<String, String> lookup, Path file) {
+            Function<String, String> lookup, Path file, RunAs runAs) {
         String directory = v.text("directory", null);
         String signal = v.text("stopsignal", "TERM").toUpperCase(Locale.ROOT);
         signal = signal.startsWith("SIG") ? signal.substring(3) : signal;
@@ -157,6 +186,11 @@ final class ProgramParser {
                 v.bool("redirect_stderr", false) ? ProgramConfig.LogSettings.NONE : logSettings(v, "stderr", name, lookup),
                 Duration.ofMillis(Math.round(backoff * 1000)),
                 pidfile(v, lookup),
+                pattern(v, lookup),
+                v.integer("adoptwaitsecs", 0, 0, 86_400),
+                umask(v),
+                v.integer("priority", ProgramConfig.DEFAULT_PRIORITY, 0, 1_000_000),
+                runAs,
                 file.toString());
     }
 
@@ -170,6 +204,36 @@ final class ProgramParser {
             throw new ConfigException(v.file, v.prefix + " pidfile", "an absolute path", text);
         }
         return file;
+    }
+
+    /** A regular expression (Java's) over command lines, checked here so that a bad one is refused with its key. */
+    private static String pattern(Values v, Function<String, String> lookup) {
+        String text = v.text("pattern", null);
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        String expanded = v.expanded("pattern", text, lookup);
+        try {
+            Pattern.compile(expanded);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new ConfigException(v.file, v.prefix + " pattern", "a regular expression (" + e.getDescription() + ")", text);
+        }
+        if (expanded.length() > 1000) {
+            throw new ConfigException(v.file, v.prefix + " pattern", "a regular expression of at most 1000 characters", text);
+        }
+        return expanded;
+    }
+
+    /** Supervisor's {@code umask}: an octal number such as 022 or 0002. */
+    private static Integer umask(Values v) {
+        String text = v.text("umask", null);
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        if (!text.matches("0?[0-7]{1,3}")) {
+            throw new ConfigException(v.file, v.prefix + " umask", "an octal number such as 022", text);
+        }
+        return Integer.parseInt(text, 8);
     }
 
     private static AutoRestart autorestart(Values v) {

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  *             STARTING/RUNNING --stop--> STOPPING --exit--> STOPPED   (KILL after stopwaitsecs)
  * </pre>
  * An exit of a child is noticed when it happens, through {@link Process#onExit()}; a process adopted from an
- * earlier minion is not this JVM's child, and is checked every second instead ({@link #checkAdopted}). Differences from
+ * earlier minion (or found by its pidfile or pattern) is not this JVM's child: the supervisor's {@link ExitWatch}
+ * tells its exit, and {@link #checkAdopted} confirms it by pid and start time. Differences from
  * Supervisor, its known faults: a process that reached RUNNING but exited within {@code max(startsecs, 1 s)}
  * of its start, and is to be restarted, counts as a failed start (EXITED, then BACKOFF, FATAL after
  * {@code startretries}) instead of restarting for ever (Supervisor #405); the pause after a failed start
@@ -50,10 +51,18 @@ final class SupervisedProcess {
         /** Called on every state change, on the supervisor's thread. */
         void changed(ProcessSnapshot snapshot);
 
+        /** Called when the process is one this JVM cannot wait for (not its child): its exit is to be watched. */
+        void adopted(long pid, long ticks);
+
+        /** A process jsalt did not start that is this program's by its pidfile or pattern, none the supervisor has. */
+        java.util.Optional<Adoption.Found> findOutside(ProgramConfig config);
+
         double jitter();
     }
 
     private final ProgramConfig config;
+    /** {@link ProcessRecords#launch} of the config, once asked for. */
+    private String launch;
     private final Host host;
     private final List<Waiter> waiters = new ArrayList<>();
     private ProcessState state = ProcessState.STOPPED;
@@ -88,6 +97,16 @@ final class SupervisedProcess {
         return state;
     }
 
+    /** The pid of the process while there is one, else 0. */
+    long pid() {
+        return process == null ? 0 : process.pid();
+    }
+
+    /** Whether the process is not this JVM's child: its exit is told by the exit watch, or polled. */
+    boolean isAdopted() {
+        return adopted && process != null;
+    }
+
     ProcessSnapshot snapshot() {
         return new ProcessSnapshot(config.name(), config.group(), state, process == null ? 0 : process.pid(),
                 exitstatus, since, started, restarts, spawnerr);
@@ -107,6 +126,7 @@ final class SupervisedProcess {
         restarts = restartsSoFar;
         spawnerr = "";
         log.info("adopted {} (pid {}, started {})", config.name(), running.pid(), startedAt);
+        host.adopted(running.pid(), ticks);
         Duration left = Duration.between(Instant.now(), startedAt.plusSeconds(config.startsecs()));
         if (left.isNegative() || left.isZero()) {
             transition(ProcessState.RUNNING);
@@ -117,30 +137,23 @@ final class SupervisedProcess {
         }
     }
 
-    /** For an adopted process: notices its exit (called every second; a child's exit is announced instead). */
+    /**
+     * For an adopted process: notices its exit, when its pid no longer has its start time (called when the exit
+     * watch tells an exit of its pid, or every second when the pid is polled; a child's exit is announced instead).
+     */
     void checkAdopted() {
         if (adopted && process != null && !ProcStart.isSame(process.pid(), startTicks)) {
             exited(generation, null);
         }
     }
 
-    /** Rotates the log files that have grown past their maxbytes. */
-    void rotateLogs() {
-        for (ProgramConfig.LogSettings logSettings : List.of(config.stdout(), config.stderr())) {
-            try {
-                if (OutputLog.rotateIfOver(logSettings)) {
-                    log.debug("rotated {}", logSettings.file());
-                }
-            } catch (IOException e) {
-                log.warn("cannot rotate {}: {}", logSettings.file(), e.toString());
-            }
-        }
-    }
-
     /** What the state file keeps of this process while it runs, for the next minion; null when none runs. */
-    ProcessRecords.Entry record(String launch) {
+    ProcessRecords.Entry record() {
         if (process == null || !state.hasProcess() || startTicks < 0) {
             return null;
+        }
+        if (launch == null) {
+            launch = ProcessRecords.launch(config); // a digest: made once, the state file is written at every change
         }
         return new ProcessRecords.Entry(config.name(), process.pid(), startTicks, started.toEpochMilli(), restarts,
                 config.stopsignal(), launch);
@@ -161,6 +174,12 @@ final class SupervisedProcess {
     boolean stop() {
         if (state == ProcessState.BACKOFF) {
             cancelTimer();
+            generation++;
+            transition(ProcessState.STOPPED);
+            return true;
+        }
+        if (state == ProcessState.EXITED && timer != null) {
+            cancelTimer(); // looking for an adopted process's replacement (adoptwaitsecs): no restart now
             generation++;
             transition(ProcessState.STOPPED);
             return true;
@@ -246,6 +265,16 @@ final class SupervisedProcess {
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("empty command");
         }
+        if (config.umask() != null) {
+            // a shell that sets the mask and execs the command: the pid and command line are the program's
+            List<String> masked = new ArrayList<>(List.of("/bin/sh", "-c",
+                    "umask " + String.format("%03o", config.umask()) + " && exec \"$@\"", "sh"));
+            masked.addAll(argv);
+            argv = masked;
+        }
+        if (config.user() != null) {
+            argv = config.user().wrap(argv); // setpriv execs the command: the pid is the program's
+        }
         ProcessBuilder builder = new ProcessBuilder(argv);
         if (config.directory() != null) {
             builder.directory(config.directory().toFile());
@@ -277,29 +306,53 @@ final class SupervisedProcess {
         if (gen != generation) {
             return;
         }
+        if (state == ProcessState.STOPPING) {
+            // stopped while the command ran: it may have forked the daemon before it got the signal
+            if (takeDaemon(launcherTicks)) {
+                log.info("stopping {} (pid {}, forked by its command before the stop) with SIG{}", config.name(),
+                        process.pid(), config.stopsignal());
+                Signals.send(process, config.stopsignal()); // the KILL after stopwaitsecs stays due, for it now
+            } else {
+                exited(gen, code);
+            }
+            return;
+        }
         if (state != ProcessState.STARTING || code != 0) {
             exited(gen, code);
             return;
         }
-        java.util.OptionalLong pid = PidFile.read(config.pidfile());
-        java.util.OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : java.util.OptionalLong.empty();
-        java.util.Optional<ProcessHandle> daemon = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : java.util.Optional.empty();
-        if (ticks.isEmpty() || daemon.isEmpty() || ticks.getAsLong() < launcherTicks) {
+        if (!takeDaemon(launcherTicks)) {
             spawnerr = "pidfile " + config.pidfile() + ": no process started by the command";
             log.warn("{}: {}", config.name(), spawnerr);
             exited(gen, code);
             return;
         }
-        process = daemon.get();
-        adopted = true; // not this JVM's child: checked every second
-        startTicks = ticks.getAsLong();
         log.info("{} runs as pid {} (from {})", config.name(), process.pid(), config.pidfile());
-        host.launched();
         if (config.startsecs() == 0) {
             transition(ProcessState.RUNNING);
         } else {
             timer = host.schedule(() -> startedLongEnough(gen), Duration.ofSeconds(config.startsecs()));
         }
+    }
+
+    /**
+     * Takes the daemon the command started as the process: the pid in the pidfile, if it runs and started no
+     * earlier than the command (an older pid left in the file is not taken). Not this JVM's child: watched as an
+     * adopted process is.
+     */
+    private boolean takeDaemon(long launcherTicks) {
+        java.util.OptionalLong pid = PidFile.read(config.pidfile(), config.user());
+        java.util.OptionalLong ticks = pid.isPresent() ? ProcStart.of(pid.getAsLong()) : java.util.OptionalLong.empty();
+        java.util.Optional<ProcessHandle> daemon = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : java.util.Optional.empty();
+        if (ticks.isEmpty() || daemon.isEmpty() || ticks.getAsLong() < launcherTicks) {
+            return false;
+        }
+        process = daemon.get();
+        adopted = true;
+        startTicks = ticks.getAsLong();
+        host.launched();
+        host.adopted(process.pid(), startTicks);
+        return true;
     }
 
     private void startedLongEnough(long gen) {
@@ -332,6 +385,7 @@ final class SupervisedProcess {
         Duration uptime = Duration.between(started, Instant.now());
         exitstatus = code;
         ProcessState was = state;
+        boolean wasAdopted = adopted;
         process = null;
         adopted = false;
         startTicks = -1;
@@ -340,17 +394,56 @@ final class SupervisedProcess {
         switch (was) {
             case STOPPING -> transition(ProcessState.STOPPED);
             case STARTING -> failedStart();
-            case RUNNING -> exitedFromRunning(code, uptime);
+            case RUNNING -> exitedFromRunning(code, uptime, wasAdopted);
             default -> log.debug("{}: an exit in state {} ignored", config.name(), was);
         }
     }
 
-    private void exitedFromRunning(Integer code, Duration uptime) {
+    private void exitedFromRunning(Integer code, Duration uptime, boolean wasAdopted) {
         boolean expected = code != null && config.exitcodes().contains(code);
         transition(ProcessState.EXITED);
         if (!config.autorestart().restarts(expected)) {
             return;
         }
+        if (wasAdopted && config.adoptwaitsecs() > 0 && config.adoptsOutsiders()) {
+            // what started it may start it again (a cron job, its own wrapper): that one is adopted instead
+            long gen = generation;
+            Instant until = Instant.now().plusSeconds(config.adoptwaitsecs());
+            timer = host.schedule(() -> lookForReplacement(gen, until, uptime), Duration.ofMillis(
+                    Math.min(1000, config.adoptwaitsecs() * 1000L)));
+            return;
+        }
+        restartAfterExit(uptime);
+    }
+
+    /**
+     * Once a second for {@code adoptwaitsecs} after an adopted process exited: a replacement found by the pidfile
+     * or the pattern is adopted; when none came, the program is started with its command.
+     */
+    private void lookForReplacement(long gen, Instant until, Duration uptime) {
+        if (gen != generation || state != ProcessState.EXITED) {
+            return;
+        }
+        timer = null;
+        java.util.Optional<Adoption.Found> found = host.findOutside(config);
+        if (found.isPresent()) {
+            log.info("{}: adopting pid {}, found by {} after the last one exited", config.name(),
+                    found.get().handle().pid(), found.get().how());
+            adopt(found.get().handle(), found.get().ticks(), found.get().startedAt(), restarts);
+            return;
+        }
+        Duration left = Duration.between(Instant.now(), until);
+        if (left.isNegative() || left.isZero()) {
+            log.info("{}: nothing replaced the process within adoptwaitsecs={}: starting it", config.name(),
+                    config.adoptwaitsecs());
+            restartAfterExit(uptime);
+        } else {
+            timer = host.schedule(() -> lookForReplacement(gen, until, uptime),
+                    left.compareTo(Duration.ofSeconds(1)) < 0 ? left : Duration.ofSeconds(1));
+        }
+    }
+
+    private void restartAfterExit(Duration uptime) {
         Duration minimum = Duration.ofSeconds(config.startsecs()).compareTo(MIN_UPTIME) > 0
                 ? Duration.ofSeconds(config.startsecs()) : MIN_UPTIME;
         if (uptime.compareTo(minimum) < 0) {

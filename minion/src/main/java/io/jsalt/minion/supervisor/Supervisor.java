@@ -21,7 +21,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +37,7 @@ public final class Supervisor implements AutoCloseable {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     private final ProgramDefinitions definitions;
-    private final Consumer<ProcessSnapshot> listener;
+    private final SupervisorListener listener;
     private final ScheduledThreadPoolExecutor thread;
     /** Process name to process, in definition order. Touched only on the supervisor's thread. */
     private final Map<String, SupervisedProcess> processes = new LinkedHashMap<>();
@@ -46,17 +45,21 @@ public final class Supervisor implements AutoCloseable {
     /** The bound on waiting for a start or stop to settle: the longest stopwaitsecs/startsecs plus a margin. */
     private volatile long maxWaitMillis = 10_000;
     private volatile boolean supervising;
+    /** The state file held processes at start: an earlier minion supervised something. */
+    private volatile boolean leftRecords;
     /** The state file for the next minion's adoption; null: nothing is written down (tests, benchmarks). */
     private final ProcessRecords records;
     /** supervisor_on_stop: leave (true) keeps the processes running at close, for the next minion to adopt. */
     private final boolean leaveOnStop;
     /** A write of the state file is queued on the thread: changes in one burst are written once. */
     private boolean recordsQueued;
+    /** Log sizes for rotation, exits of the processes this JVM cannot wait for (adopted, daemons). */
+    private final SupervisorWatches watches;
     /** supervisor.add and supervisor.remove, over the programs they keep. */
     private final ProgramPushes pushes;
 
     /** A supervisor that stops its processes when closed and writes no state file. */
-    Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName) {
+    Supervisor(ProgramDefinitions definitions, SupervisorListener listener, String threadName) {
         this(definitions, listener, threadName, null, false, null);
     }
 
@@ -64,8 +67,14 @@ public final class Supervisor implements AutoCloseable {
      * @param records     where the running processes are written down, and adopted from at start; null: nowhere
      * @param leaveOnStop whether {@link #close} leaves the processes running (for a next minion) instead of stopping them
      */
-    Supervisor(ProgramDefinitions definitions, Consumer<ProcessSnapshot> listener, String threadName,
+    Supervisor(ProgramDefinitions definitions, SupervisorListener listener, String threadName,
             ProcessRecords records, boolean leaveOnStop, PushedPrograms pushed) {
+        this(definitions, listener, threadName, records, leaveOnStop, pushed, ExitWatch.PERL);
+    }
+
+    /** @param perl the Perl of the exit watch's helper; one that cannot run: adopted processes are looked at every second */
+    Supervisor(ProgramDefinitions definitions, SupervisorListener listener, String threadName,
+            ProcessRecords records, boolean leaveOnStop, PushedPrograms pushed, Path perl) {
         if (leaveOnStop && records == null) {
             throw new IllegalArgumentException("processes left running need a state file to be adopted from");
         }
@@ -89,6 +98,11 @@ public final class Supervisor implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.watches = new SupervisorWatches(pid -> {
+            if (!thread.isShutdown()) {
+                thread.execute(() -> SupervisorWatches.exitOf(pid, processes.values()));
+            }
+        }, threadName, perl);
         this.thread.setRemoveOnCancelPolicy(true);
         this.thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
@@ -97,7 +111,7 @@ public final class Supervisor implements AutoCloseable {
      * The supervisor of a minion: programs from its config's {@code supervisor:} and {@code supervisor_dir},
      * AUTO log files in {@code <cachedir>/supervisor/log}.
      */
-    public static Supervisor forMinion(MinionConfig config, Consumer<ProcessSnapshot> listener) {
+    public static Supervisor forMinion(MinionConfig config, SupervisorListener listener) {
         Path file = config.configDir().resolve(MinionConfig.FILE_NAME);
         Map<String, Object> atStart = config.supervision().programs();
         // update applies an edited supervisor: section too; a minion built in code (no file) keeps its own
@@ -128,6 +142,7 @@ public final class Supervisor implements AutoCloseable {
         Map<String, ProgramConfig> read = definitions.read();
         Map<String, ProcessRecords.Entry> found = records == null ? Map.of() : records.read();
         Adoption.stopLeftovers(found, read);
+        leftRecords = !found.isEmpty();
         if (read.isEmpty()) {
             if (!found.isEmpty()) {
                 records.write(List.of());
@@ -137,8 +152,17 @@ public final class Supervisor implements AutoCloseable {
         int adopted = call(() -> {
             read.values().forEach(this::add);
             int taken = 0;
+            List<SupervisedProcess> notRecorded = new ArrayList<>();
             for (SupervisedProcess p : processes.values()) {
-                if (Adoption.adopt(p, found.get(p.config().name()), thread)) {
+                if (Adoption.adoptRecorded(p, found.get(p.config().name()), thread)) {
+                    taken++;
+                } else {
+                    notRecorded.add(p);
+                }
+            }
+            // then processes jsalt did not start: never one the state file gave to another program
+            for (SupervisedProcess p : ProcessNames.byPriority(notRecorded)) {
+                if (Adoption.adoptOutside(p, watches.ownPids(processes.values()))) {
                     taken++;
                 } else if (p.config().autostart()) {
                     p.start();
@@ -146,13 +170,23 @@ public final class Supervisor implements AutoCloseable {
             }
             return taken;
         });
-        log.info("supervising {} processes ({} adopted from the previous minion)", read.size(), adopted);
+        log.info("supervising {} processes ({} adopted: left running by the previous minion, or found by pidfile or pattern)",
+                read.size(), adopted);
     }
 
 
     /** Whether any process was ever defined: false until start() or update() found one. */
     public boolean supervises() {
         return supervising;
+    }
+
+    /**
+     * Whether the master may hold rows of this minion's processes: it supervises, or an earlier minion left
+     * processes running (their programs may since have been removed from the definitions: the master is to
+     * drop their rows). A minion that never supervised anything sends nothing.
+     */
+    public boolean mayHaveRows() {
+        return supervising || leftRecords;
     }
 
     /** Every process's state, or those {@code name} selects; by group then name, as supervisorctl lists them. */
@@ -208,7 +242,9 @@ public final class Supervisor implements AutoCloseable {
         Map<String, CompletableFuture<ProcessSnapshot>> waits = new LinkedHashMap<>();
         List<String> lines = call(() -> {
             List<String> out = new ArrayList<>();
-            List<SupervisedProcess> chosen = ProcessNames.select(processes, name);
+            // Supervisor stops in the reverse of its start order: highest priority first
+            List<SupervisedProcess> chosen = new ArrayList<>(ProcessNames.select(processes, name));
+            java.util.Collections.reverse(chosen);
             if (chosen.isEmpty()) {
                 out.add(name + ": ERROR (no such process)");
             }
@@ -294,14 +330,14 @@ public final class Supervisor implements AutoCloseable {
         List<String> lines = new ArrayList<>();
         for (String group : changes.removed()) {
             stopGroup(group);
-            call(() -> processes.values().removeIf(p -> p.config().group().equals(group)));
+            call(() -> removeGroup(group, Map.of()));
             lines.add(group + ": stopped");
             lines.add(group + ": removed process group");
         }
         for (String group : changes.changed()) {
             stopGroup(group);
             call(() -> {
-                processes.values().removeIf(p -> p.config().group().equals(group));
+                removeGroup(group, read);
                 addGroup(read, group);
                 return null;
             });
@@ -337,6 +373,32 @@ public final class Supervisor implements AutoCloseable {
         stopProcesses(group + ":*").forEach(line -> log.debug("update: {}", line));
     }
 
+    /**
+     * Drops the processes of {@code group}; those {@code next} does not define again are told to the listener as
+     * removed (the master drops their rows). On the supervisor's thread.
+     */
+    private Void removeGroup(String group, Map<String, ProgramConfig> next) {
+        for (var it = processes.values().iterator(); it.hasNext(); ) {
+            ProgramConfig c = it.next().config();
+            if (c.group().equals(group)) {
+                it.remove();
+                ProgramConfig again = next.get(c.name());
+                if (again == null || !again.group().equals(group)) {
+                    notifyRemoved(c);
+                }
+            }
+        }
+        return null;
+    }
+
+    private void notifyRemoved(ProgramConfig c) {
+        try {
+            listener.removed(c.name(), c.group());
+        } catch (RuntimeException e) {
+            log.warn("removal listener failed for {}: {}", c.displayName(), e.toString());
+        }
+    }
+
     private void addGroup(Map<String, ProgramConfig> read, String group) {
         read.values().stream().filter(c -> c.group().equals(group)).forEach(c -> {
             SupervisedProcess p = add(c);
@@ -358,7 +420,7 @@ public final class Supervisor implements AutoCloseable {
         if (!supervising) {
             supervising = true;
             // adopted processes are not this JVM's children (no exit notification), and logs rotate from outside
-            thread.scheduleWithFixedDelay(this::everySecond, 1, 1, TimeUnit.SECONDS);
+            thread.scheduleWithFixedDelay(() -> watches.tick(processes.values()), 1, 1, TimeUnit.SECONDS);
         }
         maxWaitMillis = Math.max(maxWaitMillis, 10_000L + 1000L * Math.max(config.stopwaitsecs(), config.startsecs()));
         return p;
@@ -397,13 +459,6 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
-    private void everySecond() {
-        for (SupervisedProcess p : List.copyOf(processes.values())) {
-            p.checkAdopted();
-            p.rotateLogs();
-        }
-    }
-
     /** Queues one write of the state file for the changes made by the task running now. */
     private void recordsChanged() {
         if (records != null && !recordsQueued && !thread.isShutdown()) {
@@ -414,7 +469,7 @@ public final class Supervisor implements AutoCloseable {
 
     private Void writeRecords() {
         recordsQueued = false;
-        records.write(processes.values().stream().map(p -> p.record(ProcessRecords.launch(p.config())))
+        records.write(processes.values().stream().map(SupervisedProcess::record)
                 .filter(java.util.Objects::nonNull).toList());
         return null;
     }
@@ -449,6 +504,7 @@ public final class Supervisor implements AutoCloseable {
         }
         closed = true;
         thread.shutdownNow();
+        watches.close();
     }
 
     /** The bridge a process uses to reach this supervisor's thread and listener. */
@@ -479,6 +535,16 @@ public final class Supervisor implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.warn("state change listener failed for {}: {}", snapshot.displayName(), e.toString());
             }
+        }
+
+        @Override
+        public void adopted(long pid, long ticks) {
+            watches.watch(pid, ticks);
+        }
+
+        @Override
+        public Optional<Adoption.Found> findOutside(ProgramConfig config) {
+            return Adoption.findOutside(config, watches.ownPids(processes.values()));
         }
 
         @Override

@@ -188,6 +188,34 @@ public abstract class SupervisorFunctions implements ExecutionModule {
         }
     }
 
+    @SaltFunction(doc = "Follow the named process's stdout log: without offset, the last lines and the offset of the "
+            + "log's end; with offset, what the log gained after it (at most 64 KiB), waiting up to wait seconds (0..30) "
+            + "for some. {data, offset, rotated}: ask again from offset. What jsalt-run supervisor.tail -f calls.\n\n"
+            + "CLI Example: salt '*' supervisor.follow <name> offset=1024 wait=5")
+    public Map<String, Object> follow(@Arg("name") String name, @Arg(value = "offset", defaultValue = Arg.NULL) Long offset,
+            @Arg(value = "lines", defaultValue = "10") int lines, @Arg(value = "wait", defaultValue = "0") double wait) {
+        if (lines < 0 || lines > 100_000) {
+            throw new CommandExecutionException("lines: expected 0..100000, got " + lines);
+        }
+        if (!(wait >= 0 && wait <= 30)) {
+            throw new CommandExecutionException("wait: expected 0..30 seconds, got " + wait);
+        }
+        if (offset != null && offset < 0) {
+            throw new CommandExecutionException("offset: expected a byte offset >= 0, got " + offset);
+        }
+        Path file = supervisor.stdoutLog(name).orElseThrow(() ->
+                new CommandExecutionException(name + ": ERROR (no such process or no stdout_logfile)"));
+        try {
+            return (offset == null ? LogFollow.start(file, lines)
+                    : LogFollow.after(file, offset, java.time.Duration.ofMillis(Math.round(wait * 1000)))).toMap();
+        } catch (IOException e) {
+            throw new CommandExecutionException(name + ": ERROR (cannot read " + file + ": " + e.getMessage() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CommandExecutionException(name + ": ERROR (interrupted)");
+        }
+    }
+
     private List<ProcessSnapshot> select(String name) {
         List<ProcessSnapshot> found = supervisor.status(name);
         if (found.isEmpty() && name != null) {

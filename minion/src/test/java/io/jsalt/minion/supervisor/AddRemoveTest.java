@@ -74,6 +74,7 @@ class AddRemoveTest {
 
         assertThat(new SupervisorModule(next.supervisor).remove("app")).isEqualTo("app: stopped\napp: removed process group");
         assertThat(next.supervisor.status("app")).isEmpty();
+        assertThat(next.removed).as("the master is told to drop its row").containsExactly("app");
         assertThat(file).doesNotExist();
         assertThat(next.status("keep").state()).isEqualTo(ProcessState.RUNNING);
     }

@@ -43,6 +43,17 @@ class IniProgramsTest {
     }
 
     @Test
+    void readsGroupSectionsAndTheirPrograms() {
+        IniPrograms.Sections sections = IniPrograms.parseAll("[program:a]\ncommand=sleep 1\n[group:web]\n"
+                + "programs = a, b,c\npriority = 10\n", dir.resolve("web.conf"));
+
+        assertThat(sections.groups()).containsOnlyKeys("web");
+        assertThat(sections.groups().get("web").programs()).containsExactly("a", "b", "c");
+        assertThatThrownBy(() -> IniPrograms.parseAll("[group:web]\npriority=1\n", dir.resolve("web.conf")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("[group:web] programs");
+    }
+
+    @Test
     void readsEveryConfAndIniFileOfTheFolderAndSkipsOthers() throws Exception {
         Files.writeString(dir.resolve("b.conf"), "[program:b]\ncommand=sleep 1\n");
         Files.writeString(dir.resolve("a.ini"), "[program:a]\ncommand=sleep 1\n");

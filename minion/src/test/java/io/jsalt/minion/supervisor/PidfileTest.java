@@ -75,6 +75,24 @@ class PidfileTest {
     }
 
     @Test
+    void aStopWhileTheCommandStillRunsStopsTheDaemonItAlreadyForkedToo() throws Exception {
+        Path pidfile = dir.resolve("slow.pid");
+        // forks the daemon, writes its pid, then lingers instead of exiting
+        harness = new SupervisorHarness(dir, Map.of("slow", Map.of("command", "sh -c 'sleep 1000 & echo $! > " + pidfile
+                + "; exec sleep 1000'", "pidfile", pidfile.toString(), "startsecs", "0", "stopwaitsecs", "5"))).start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.isRegularFile(pidfile) && !Files.readString(pidfile).isBlank());
+        long daemon = track(Long.parseLong(Files.readString(pidfile).strip()));
+        assertThat(harness.status("slow").state()).isEqualTo(ProcessState.STARTING);
+
+        assertThat(harness.supervisor.stopProcesses("slow")).containsExactly("slow: stopped");
+
+        // gone by its start time at once; reaped by init a little later
+        assertThat(ProcStart.of(daemon)).as("the daemon the command forked is stopped with it").isEmpty();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !alive(daemon));
+        assertThat(harness.statesOf("slow")).containsExactly(ProcessState.STARTING, ProcessState.STOPPING, ProcessState.STOPPED);
+    }
+
+    @Test
     void aCommandThatLeavesNoRunningProcessInThePidfileIsAFailedStart() {
         Path pidfile = dir.resolve("none.pid");
         harness = new SupervisorHarness(dir, Map.of("none", Map.of("command", "sh -c 'echo 1 > " + pidfile + "'",

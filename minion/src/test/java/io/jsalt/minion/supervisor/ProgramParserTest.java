@@ -100,7 +100,6 @@ class ProgramParserTest {
         assertRefused(Map.of("command", "x", "stdout_logfile", "relative.log"), "stdout_logfile: expected an absolute path");
         assertRefused(Map.of("command", "x %(nope)s"), "command: expected known %(name)s expansions");
         assertRefused(Map.of("command", "x", "environment", "A=\"open"), "environment");
-        assertRefused(Map.of("command", "x", "user", "someone-else-entirely"), "user: expected the minion's own user");
     }
 
     @Test
@@ -113,8 +112,47 @@ class ProgramParserTest {
     }
 
     @Test
+    void readsUmaskAsOctalAndPriority() {
+        ProgramConfig app = parse("app", Map.of("command", "x", "umask", "027", "priority", "5")).get(0);
+        assertThat(app.umask()).isEqualTo(027);
+        assertThat(app.priority()).isEqualTo(5);
+        ProgramConfig plain = parse("app", Map.of("command", "x")).get(0);
+        assertThat(plain.umask()).isNull();
+        assertThat(plain.priority()).isEqualTo(999);
+        assertRefused(Map.of("command", "x", "umask", "0999"), "umask: expected an octal number");
+        assertRefused(Map.of("command", "x", "priority", "first"), "priority: expected an integer");
+    }
+
+    @Test
     void acceptsTheMinionsOwnUser() {
-        assertThat(parse("app", Map.of("command", "x", "user", System.getProperty("user.name")))).hasSize(1);
+        List<ProgramConfig> own = parse("app", Map.of("command", "x", "user", System.getProperty("user.name")));
+        assertThat(own).singleElement().extracting(ProgramConfig::user).isNull();
+    }
+
+    @Test
+    void anotherUserIsForARootMinionOnlyAndMustExist() {
+        Map<String, RunAs> users = Map.of("www-data", new RunAs("www-data", 33, 33));
+        ProgramParser root = new ProgramParser(LOGS, Map.of(), () -> "host", "root", true,
+                name -> java.util.Optional.ofNullable(users.get(name)));
+        ProgramParser unprivileged = new ProgramParser(LOGS, Map.of(), () -> "host", "jsalt", false,
+                name -> java.util.Optional.ofNullable(users.get(name)));
+
+        assertThat(root.parse("app", Map.of("command", "x", "user", "www-data"), FILE, "[program:app]", FILE.getParent()))
+                .singleElement().extracting(ProgramConfig::user).isEqualTo(new RunAs("www-data", 33, 33));
+        assertThatThrownBy(() -> root.parse("app", Map.of("command", "x", "user", "nobody-here"), FILE, "[program:app]",
+                FILE.getParent())).isInstanceOf(ConfigException.class).hasMessageContaining("user: expected a user of this host");
+        assertThatThrownBy(() -> unprivileged.parse("app", Map.of("command", "x", "user", "www-data"), FILE, "[program:app]",
+                FILE.getParent())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("user: expected the minion's own user 'jsalt' (only a minion running as root");
+    }
+
+    @Test
+    void aUserIsRunThroughSetprivWhichExecsTheCommand() {
+        assertThat(new RunAs("www-data", 33, 34).wrap(List.of("/usr/bin/app", "--serve"))).containsExactly(
+                "/usr/bin/setpriv", "--reuid=33", "--regid=34", "--init-groups", "--", "/usr/bin/app", "--serve");
+        assertThat(RunAs.lookup("root")).contains(new RunAs("root", 0, 0));
+        assertThat(RunAs.lookup("no-such-user-here")).isEmpty();
+        assertThat(RunAs.lookup("bad:name")).isEmpty();
     }
 
     private void assertRefused(Map<String, ?> keys, String message) {

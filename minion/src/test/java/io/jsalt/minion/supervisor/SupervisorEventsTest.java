@@ -42,22 +42,67 @@ class SupervisorEventsTest {
         supervisor.start();
         supervisor.stopProcesses("app");
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> sent.size() == 4);
-        List<String> tags;
+        await().atMost(Duration.ofSeconds(30)).until(() -> events().size() == 4);
+        List<Map<String, Object>> events = events();
+        assertThat(events).extracting(e -> e.get("tag")).containsExactly("jsalt/supervisor/web1/app/STARTING",
+                "jsalt/supervisor/web1/app/RUNNING", "jsalt/supervisor/web1/app/STOPPING", "jsalt/supervisor/web1/app/STOPPED");
         synchronized (sent) {
-            tags = sent.stream().map(load -> MinionEvent.fromLoad(load).tag()).toList();
+            for (Map<String, Object> load : sent) {
+                assertThat(load).containsEntry("cmd", "_minion_event").containsEntry("id", "web1").containsEntry("tok", tok);
+                assertThat(RequestStamp.of(load)).isNotNull();
+            }
         }
-        assertThat(tags).containsExactly("jsalt/supervisor/web1/app/STARTING", "jsalt/supervisor/web1/app/RUNNING",
-                "jsalt/supervisor/web1/app/STOPPING", "jsalt/supervisor/web1/app/STOPPED");
-        Map<String, Object> running = sent.get(1);
-        assertThat(running).containsEntry("cmd", "_minion_event").containsEntry("id", "web1").containsEntry("tok", tok);
-        assertThat(RequestStamp.of(running)).isNotNull();
         @SuppressWarnings("unchecked")
-        Map<String, Object> data = (Map<String, Object>) running.get("data");
+        Map<String, Object> data = (Map<String, Object>) events.get(1).get("data");
         assertThat(data).containsEntry("name", "app").containsEntry("state", "RUNNING").containsEntry("statecode", 20)
                 .containsEntry("restarts", 0).containsKeys("pid", "exitstatus", "since", "description");
         assertThat((Long) data.get("pid")).isPositive();
-        assertThat(((Map<?, ?>) sent.get(3).get("data")).get("exitstatus")).isEqualTo(143);
+        assertThat(((Map<?, ?>) events.get(3).get("data")).get("exitstatus")).isEqualTo(143);
+    }
+
+    /** Every event sent, in order: a load's own tag and data, or each of its batch's {@code events}. */
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> events() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        synchronized (sent) {
+            for (Map<String, Object> load : sent) {
+                if (load.get("events") instanceof List<?> batch) {
+                    batch.forEach(e -> out.add((Map<String, Object>) e));
+                } else {
+                    MinionEvent e = MinionEvent.fromLoad(load);
+                    out.add(Map.of("tag", e.tag(), "data", e.data()));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void changesThatWaitTogetherGoInOneRequestInOrder() {
+        java.util.concurrent.CountDownLatch master = new java.util.concurrent.CountDownLatch(1);
+        events = new SupervisorEvents("web1", () -> new byte[] {1}, load -> {
+            sent.add(load);
+            try {
+                master.await(); // the master is slow to answer the first request: the next changes wait together
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        ProcessSnapshot one = new ProcessSnapshot("app", "app", ProcessState.STARTING, 0, null, java.time.Instant.now(),
+                null, 0, "");
+        events.accept(one);
+        await().atMost(Duration.ofSeconds(30)).until(() -> sent.size() == 1);
+        events.accept(new ProcessSnapshot("app", "app", ProcessState.RUNNING, 42, null, java.time.Instant.now(),
+                java.time.Instant.now(), 0, ""));
+        events.removed("old", "old");
+        events.present(List.of("app"));
+        master.countDown();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> sent.size() == 2);
+        assertThat(sent.get(1).get("events")).asList().hasSize(3);
+        assertThat(sent.get(1)).doesNotContainKeys("tag", "data");
+        assertThat(events()).extracting(e -> e.get("tag")).containsExactly("jsalt/supervisor/web1/app/STARTING",
+                "jsalt/supervisor/web1/app/RUNNING", "jsalt/supervisor/web1/old/REMOVED", "jsalt/supervisor/web1/processes");
     }
 
     @Test

@@ -19,12 +19,15 @@ final class SupervisorHarness implements AutoCloseable {
     final Path iniDir;
     final Path logDir;
     final List<ProcessSnapshot> changes = Collections.synchronizedList(new ArrayList<>());
+    /** The processes the supervisor said it no longer supervises, in order. */
+    final List<String> removed = Collections.synchronizedList(new ArrayList<>());
     private final List<Long> pids = Collections.synchronizedList(new ArrayList<>());
     private Map<String, Object> programs;
     /** With {@link #leavingRunning()}: the state file, shared by every harness over the same folder. */
     private ProcessRecords records;
     /** The folder of the programs supervisor.add defines, shared by every harness over the same folder. */
     final PushedPrograms pushed;
+    private Path perl = ExitWatch.PERL;
     Supervisor supervisor;
 
     SupervisorHarness(Path dir, Map<String, Object> programs) {
@@ -33,6 +36,12 @@ final class SupervisorHarness implements AutoCloseable {
         this.logDir = dir.resolve("log");
         this.programs = programs;
         this.pushed = new PushedPrograms(dir.resolve("state").resolve("programs"));
+    }
+
+    /** The exit watch's helper cannot run (no Perl): adopted processes are looked at every second. */
+    SupervisorHarness withoutExitWatch() {
+        perl = Path.of("/nonexistent/perl");
+        return this;
     }
 
     /** The supervisor writes its processes down and leaves them running when closed (supervisor_on_stop: leave). */
@@ -55,14 +64,22 @@ final class SupervisorHarness implements AutoCloseable {
         Map<String, Object> section = programs;
         supervisor = new Supervisor(new ProgramDefinitions(() -> section, dir.resolve("minion"), iniDir, parser(logDir),
                 pushed.dir()),
-                snapshot -> {
-                    if (snapshot.pid() > 0) {
-                        pids.add(snapshot.pid());
-                        // a wrapper's children, while they can still be found (at STOPPING too, before the wrapper dies)
-                        ProcessHandle.of(snapshot.pid()).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+                new SupervisorListener() {
+                    @Override
+                    public void accept(ProcessSnapshot snapshot) {
+                        if (snapshot.pid() > 0) {
+                            pids.add(snapshot.pid());
+                            // a wrapper's children, while they can still be found (at STOPPING too, before the wrapper dies)
+                            ProcessHandle.of(snapshot.pid()).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+                        }
+                        changes.add(snapshot);
                     }
-                    changes.add(snapshot);
-                }, "jsalt-supervisor-test", records, records != null, pushed);
+
+                    @Override
+                    public void removed(String name, String group) {
+                        removed.add(name);
+                    }
+                }, "jsalt-supervisor-test", records, records != null, pushed, perl);
         supervisor.start();
         return this;
     }

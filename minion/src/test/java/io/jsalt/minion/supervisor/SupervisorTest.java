@@ -200,6 +200,25 @@ class SupervisorTest {
     }
 
     @Test
+    void umaskIsTheProcesssAndPriorityOrdersTheStartsAndTheStops() throws Exception {
+        SupervisorHarness h = supervise(Map.of(
+                "late", program("command", "sh -c 'umask; exec sleep 1000'", "umask", "027", "priority", "200",
+                        "startsecs", "0"),
+                "early", program("command", "sleep 1000", "priority", "100", "startsecs", "0")));
+        Path log = h.logDir.resolve("late-stdout.log");
+        await().atMost(Duration.ofSeconds(30)).until(() -> LogTail.lastLines(log, 1).equals("0027\n"));
+        long late = h.awaitState("late", ProcessState.RUNNING).pid();
+        assertThat(CommandLines.commandLine(Path.of("/proc", Long.toString(late)))).contains("sleep 1000");
+
+        List<String> started;
+        synchronized (h.changes) {
+            started = h.changes.stream().filter(c -> c.state() == ProcessState.STARTING).map(ProcessSnapshot::name).toList();
+        }
+        assertThat(started).containsExactly("early", "late");
+        assertThat(h.supervisor.stopProcesses("all")).containsExactly("late: stopped", "early: stopped");
+    }
+
+    @Test
     void numprocsGivesOneProcessPerNumberInOneGroup() {
         SupervisorHarness h = supervise(Map.of("web", program("command", "sleep 1000", "startsecs", "0",
                 "numprocs", "2", "process_name", "%(program_name)s_%(process_num)02d")));
@@ -208,7 +227,8 @@ class SupervisorTest {
         h.awaitState("web_01", ProcessState.RUNNING);
         assertThat(new SupervisordModule(h.supervisor).status(null)).containsOnlyKeys("web:web_00", "web:web_01");
 
-        assertThat(h.supervisor.stopProcesses("web:")).containsExactly("web:web_00: stopped", "web:web_01: stopped");
+        // as supervisorctl: stopped in the reverse of the start order
+        assertThat(h.supervisor.stopProcesses("web:")).containsExactly("web:web_01: stopped", "web:web_00: stopped");
         assertThat(h.supervisor.startProcesses("web:web_01")).containsExactly("web:web_01: started");
         assertThat(h.status("web_00").state()).isEqualTo(ProcessState.STOPPED);
     }

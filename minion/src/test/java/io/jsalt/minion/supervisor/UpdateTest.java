@@ -61,6 +61,48 @@ class UpdateTest {
         assertThat(harness.supervisor.status(null)).extracting(ProcessSnapshot::name).containsExactly("change", "fresh", "keep");
         assertThat(ProcessHandle.of(gonePid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
         assertThat(module.reread()).isEqualTo("No config updates to processes");
+        assertThat(harness.removed).as("the master is told to drop the row of gone only").containsExactly("gone");
+    }
+
+    @Test
+    void aProgramChangedToFewerProcessesReportsTheProcessesItNoLongerHasAsRemoved() throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("supervisor.d"));
+        Path file = conf.resolve("web.conf");
+        Files.setPosixFilePermissions(conf, PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(Files.writeString(file, "[program:web]\ncommand=sleep 1000\nstartsecs=0\nnumprocs=3\n"
+                + "process_name=%(program_name)s_%(process_num)d\n"), PosixFilePermissions.fromString("rw-------"));
+        harness = new SupervisorHarness(dir, Map.of()).start();
+        harness.awaitState("web_2", ProcessState.RUNNING);
+
+        Files.writeString(file, "[program:web]\ncommand=sleep 1000\nstartsecs=0\nnumprocs=2\n"
+                + "process_name=%(program_name)s_%(process_num)d\n");
+        assertThat(new SupervisordModule(harness.supervisor).update()).isEqualTo("web: stopped\nweb: updated process group");
+
+        assertThat(harness.removed).containsExactly("web_2");
+        assertThat(harness.supervisor.status(null)).extracting(ProcessSnapshot::name).containsExactly("web_0", "web_1");
+    }
+
+    @Test
+    void aGroupSectionPutsItsProgramsInOneGroupStartedAndStoppedTogether() throws Exception {
+        write("a", "sleep 1000");
+        write("b", "sleep 1000");
+        write("solo", "sleep 1000");
+        Files.setPosixFilePermissions(Files.writeString(dir.resolve("supervisor.d/groups.conf"),
+                "[group:web]\nprograms=a,b\n"), PosixFilePermissions.fromString("rw-------"));
+        harness = new SupervisorHarness(dir, Map.of()).start();
+        harness.awaitState("a", ProcessState.RUNNING);
+        harness.awaitState("b", ProcessState.RUNNING);
+
+        SupervisordModule module = new SupervisordModule(harness.supervisor);
+        assertThat(module.status(null)).containsOnlyKeys("web:a", "web:b", "solo");
+        assertThat(harness.supervisor.stopProcesses("web:")).containsExactlyInAnyOrder("web:a: stopped", "web:b: stopped");
+        assertThat(harness.status("solo").state()).isEqualTo(ProcessState.RUNNING);
+
+        // a group naming a program that is not defined changes nothing
+        Files.writeString(dir.resolve("supervisor.d/groups.conf"), "[group:web]\nprograms=a,b,ghost\n");
+        assertThat(module.update()).startsWith("ERROR: ").contains("groups.conf").contains("ghost");
+        Files.writeString(dir.resolve("supervisor.d/groups.conf"), "[group:web]\nprograms=a\n[group:api]\nprograms=a\n");
+        assertThat(module.reread()).startsWith("ERROR: ").contains("a program in one group only");
     }
 
     @Test

@@ -18,6 +18,7 @@ public final class BuiltinStates {
         PkgStates.register(functions);
         ServiceStates.register(functions);
         CronStates.register(functions);
+        SupervisorStates.register(functions);
         return functions;
     }
 }

@@ -16,7 +16,8 @@ class StateListingModuleTest {
     @Test
     void listStateModulesNamesEveryStateModule() {
         assertThat(registry.call("sys.list_state_modules", List.of()).ret()).isEqualTo(
-                List.of("cmd", "cron", "file", "group", "module", "pkg", "service", "test", "user"));
+                List.of("cmd", "cron", "file", "group", "module", "pkg", "service", "supervisor", "supervisord", "test",
+                        "user"));
         assertThat(registry.call("sys.list_state_modules", List.of("p*", "user")).ret()).isEqualTo(List.of("pkg", "user"));
     }
 
