@@ -130,6 +130,9 @@ class ClusterOnPostgresEndToEndTest {
     @Test
     @Order(4)
     void aKeyDeletedWithJsaltKeyWhileItsOwnMasterIsDownStillReachesTheOtherMaster() throws Exception {
+        Cluster.Result seen = jsaltRun(m1, "manage.last_seen", "--out", "json");
+        assertThat(seen.exitCode()).as(seen.toString()).isZero();
+        assertThat(seen.stdout()).as("alpha answered m1").contains("\"alpha\"");
         m2.stopMaster();
         Cluster.Result deleted = m2.key("-d", "alpha", "-y"); // no master listens on m2: jsalt-key changes the table itself
         assertThat(deleted.exitCode()).as(deleted.toString()).isZero();
@@ -139,5 +142,17 @@ class ClusterOnPostgresEndToEndTest {
                 .contains("session key replaced (generation 3 of the cluster, made by")
                 .contains("deleted or rejected with jsalt-key"));
         assertThat(m1.key("-L").stdout()).doesNotContain("alpha");
+        // m1 forgets alpha as the master that revoked it would: manage.last_seen no longer lists it
+        Cluster.Result after = jsaltRun(m1, "manage.last_seen", "--out", "json");
+        assertThat(after.exitCode()).as(after.toString()).isZero();
+        assertThat(after.stdout()).doesNotContain("alpha");
+    }
+
+    private static Cluster.Result jsaltRun(Cluster on, String... args) throws Exception {
+        String[] full = new String[args.length + 2];
+        full[0] = "-c";
+        full[1] = on.masterConfigDir().toString();
+        System.arraycopy(args, 0, full, 2, args.length);
+        return on.run("io.jsalt.cli.run.RunCommand", full);
     }
 }

@@ -206,20 +206,21 @@ public final class Master implements AutoCloseable {
         events.addListener(fleet);
         io.jsalt.master.session.LastSeen lastSeen = new io.jsalt.master.session.LastSeen(java.time.Clock.systemUTC());
         events.addListener(lastSeen);
-        KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
-            minionData.forget(id);
+        // what this master knows of a minion beyond its key and grains, forgotten when the key goes, here or on
+        // another master of the cluster: one list, so the two paths cannot drift apart
+        java.util.function.Consumer<String> forgetMinion = id -> {
             pillars.forget(id);
             signIns.forget(id);
             fleet.forget(id);
             lastSeen.forget(id);
+        };
+        KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
+            minionData.forget(id);
+            forgetMinion.accept(id);
         });
         if (cluster != null) {
             // a key revoked on another master: this one forgets the minion as that one did (grains follow on their own)
-            cluster.keys().whenRevokedElsewhere(id -> {
-                pillars.forget(id);
-                signIns.forget(id);
-                fleet.forget(id);
-            });
+            cluster.keys().whenRevokedElsewhere(forgetMinion);
         }
         TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,13 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     private final Set<String> signs = ConcurrentHashMap.newKeySet();
     /** The accepted keys parsed, with the PEM each was parsed from. */
     private final Map<String, Parsed> parsed = new ConcurrentHashMap<>();
+    /**
+     * The order of reads on the cluster connection: {@link ClusterDb} runs one piece of work at a time on one
+     * connection, so a read numbered later saw the table at a later moment. Taken inside the work.
+     */
+    private final AtomicLong reads = new AtomicLong();
+    /** id → the number of the read whose rows this master holds; guarded by {@code this}. */
+    private final Map<String, Long> heldRead = new HashMap<>();
     private volatile Consumer<String> revokedElsewhere = id -> { };
 
     private record Parsed(String pem, PublicKey key) {}
@@ -66,6 +74,9 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     private record IdRows(Map<KeyState, String> keys, boolean signs) {
         static final IdRows NONE = new IdRows(Map.of(), false);
     }
+
+    /** An id's rows and the number of the read that saw them ({@link #reads}). */
+    record Read(IdRows rows, long order) {}
 
     private PgKeyStore(Path pkiDir, ClusterDb db, MasterSeal seal, String masterId) {
         this.pkiDir = pkiDir;
@@ -258,7 +269,20 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
         if (!MinionId.isValid(id)) {
             return; // nothing this store wrote: ids are checked before every write
         }
-        apply(id, db.read(c -> rows(c, id)), true);
+        applyHeard(id, readHeard(id));
+    }
+
+    /** The first half of {@link #changed}: the rows of {@code id} now, numbered. */
+    Read readHeard(String id) {
+        return db.read(c -> new Read(rows(c, id), reads.incrementAndGet()));
+    }
+
+    /**
+     * The second half of {@link #changed}. A change this master made meanwhile (on another thread) may hold
+     * rows read later than these: then these are older and dropped, or an accepted key would seem revoked.
+     */
+    void applyHeard(String id, Read read) {
+        apply(id, read, true);
     }
 
     /** Reads the whole table again (at start, and after the listening connection was lost). */
@@ -266,7 +290,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     public void resync() {
         Map<String, Map<KeyState, String>> all = new HashMap<>();
         Set<String> signing = new HashSet<>();
-        db.read(c -> {
+        long order = db.read(c -> {
             try (PreparedStatement s = c.prepareStatement("SELECT id, state, pem, sig, signs FROM jsalt_keys")) {
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
@@ -278,13 +302,13 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
                     }
                 }
             }
-            return null;
+            return reads.incrementAndGet();
         });
         Set<String> ids = new HashSet<>(byId.keySet());
         ids.addAll(all.keySet());
         for (String id : ids) {
             Map<KeyState, String> keys = all.getOrDefault(id, Map.of());
-            apply(id, keys.isEmpty() ? IdRows.NONE : new IdRows(keys, signing.contains(id)), true);
+            apply(id, new Read(keys.isEmpty() ? IdRows.NONE : new IdRows(keys, signing.contains(id)), order), true);
         }
     }
 
@@ -298,7 +322,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
      */
     private <T> T change(String id, Change<T> work) {
         MinionId.require(id);
-        Object[] rowsAfter = new Object[1];
+        Read[] rowsAfter = new Read[1];
         T result = db.inTransaction(c -> {
             try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext('jsalt_keys'), hashtext(?))")) {
                 lock.setString(1, id);
@@ -309,10 +333,11 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
                 n.setString(1, id);
                 n.executeQuery().close();
             }
-            rowsAfter[0] = rows(c, id);
+            // read in the transaction, numbered now: nothing else runs on the connection until the commit
+            rowsAfter[0] = new Read(rows(c, id), reads.incrementAndGet());
             return r;
         });
-        apply(id, (IdRows) rowsAfter[0], false);
+        apply(id, rowsAfter[0], false);
         return result;
     }
 
@@ -369,11 +394,18 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     }
 
     /**
-     * Holds {@code rows} as the keys of {@code id}. When the change was heard from the database (another
-     * master's, or one missed) and took away or replaced an accepted key, this master forgets what it knew of
-     * that minion too, as the master that made the change did.
+     * Holds {@code rows} as the keys of {@code id}, unless this master holds rows of a later read already (the
+     * reads of a notification and of this master's own change may finish in either order). When the change was
+     * heard from the database (another master's, or one missed) and took away or replaced an accepted key, this
+     * master forgets what it knew of that minion too, as the master that made the change did.
      */
-    private synchronized void apply(String id, IdRows read, boolean heard) {
+    private synchronized void apply(String id, Read fresh, boolean heard) {
+        Long held = heldRead.get(id);
+        if (held != null && held > fresh.order()) {
+            return;
+        }
+        heldRead.put(id, fresh.order());
+        IdRows read = fresh.rows();
         Map<KeyState, String> rows = read.keys();
         Map<KeyState, String> before = rows.isEmpty() ? byId.remove(id) : byId.put(id, Collections.unmodifiableMap(new EnumMap<>(rows)));
         if (read.signs()) {

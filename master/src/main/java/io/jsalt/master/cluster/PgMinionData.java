@@ -135,7 +135,7 @@ public final class PgMinionData implements SharedMinionData, ClusterChanges.Foll
         }
         Map<String, Object> grains = new LinkedHashMap<>();
         m.forEach((k, v) -> grains.put(String.valueOf(k), v));
-        long stamp = rs.getLong(4);
-        return Optional.of(new Stored(grains, rs.getBoolean(3), rs.wasNull() ? null : stamp));
+        // getObject: a NULL stamp (a minion that does not stamp) stays null, never 0, which would make its next report "older"
+        return Optional.of(new Stored(grains, rs.getBoolean(3), rs.getObject(4, Long.class)));
     }
 }

@@ -163,6 +163,43 @@ class SharedKeysTest {
     }
 
     @Test
+    void rowsHeardBeforeThisMastersOwnLaterChangeDoNotUndoIt() throws Exception {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = master(db, "m1", 41201)) {
+            List<String> revoked = new CopyOnWriteArrayList<>();
+            m1.keys().whenRevokedElsewhere(revoked::add);
+            m1.keys().store(KeyState.PENDING, "web1", minionPem);
+            // the listening thread reads web1's rows for the NOTIFY of that store (pending); before it holds them,
+            // an operator's accept on another thread commits and is held; then the listener's older rows arrive
+            CyclicBarrier read = new CyclicBarrier(2);
+            CyclicBarrier accepted = new CyclicBarrier(2);
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                Future<?> listener = threads.submit(() -> {
+                    PgKeyStore.Read heard = m1.keys().readHeard("web1");
+                    read.await();
+                    accepted.await();
+                    m1.keys().applyHeard("web1", heard);
+                    return null;
+                });
+                Future<Boolean> accept = threads.submit(() -> {
+                    read.await();
+                    boolean moved = m1.keys().move("web1", KeyState.PENDING, KeyState.ACCEPTED);
+                    accepted.await();
+                    return moved;
+                });
+                assertThat(accept.get(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                listener.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                threads.shutdownNow();
+            }
+            assertThat(m1.keys().stateOf("web1")).contains(KeyState.ACCEPTED);
+            assertThat(m1.keys().acceptedKey("web1")).contains(RsaKeys.parsePublicKey(minionPem));
+            assertThat(revoked).as("nothing was revoked: pillar, sign-ins and fleet data of web1 stay").isEmpty();
+        }
+    }
+
+    @Test
     void aMinionThatSignedOnOneMasterIsHeldToSigningOnTheOtherUntilItsKeyGoes() {
         String db = pg.createDatabase();
         try (ClusterState m1 = master(db, "m1", 41181); ClusterState m2 = master(db, "m2", 41191)) {

@@ -178,6 +178,22 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void signedUnstampedGrainsReadBackFromTheDatabaseStayUnstamped() {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42141, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42151, masterKey, new SessionKey())) {
+            assertThat(m1.grains().putGrains("web1", Map.of("role", "web"), true, null)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isPresent());
+            // the same minion's next signed report, unstamped as before: m1 takes it (its copy has no stamp)...
+            assertThat(m1.grains().putGrains("web1", Map.of("role", "web", "n", 2), true, null)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").get().containsKey("n"));
+            // ...and m2, which read the row back, takes the third as well: a NULL stamp is not read as 0
+            assertThat(m2.grains().putGrains("web1", Map.of("role", "db", "n", 3), true, null)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> "db".equals(m1.grains().grains("web1").get().get("role")));
+        }
+    }
+
+    @Test
     void whatOneMasterSeesPresentTheOtherSeesUntilItIsStaleOrWithdrawn() throws Exception {
         String db = pg.createDatabase();
         Duration fresh = Duration.ofMinutes(3);
