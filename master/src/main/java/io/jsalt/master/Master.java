@@ -197,6 +197,10 @@ public final class Master implements AutoCloseable {
         started.push(lateSignIns);
         events.addListener(lateSignIns);
         publisher.whenNotListening(lateSignIns::missed);
+        JobCaches.relayPublications(config, masterKey, job -> publishRelayed(publisher, targets, job)).ifPresent(relay -> {
+            started.push(relay);
+            publisher.whenPublished(relay::relay);
+        });
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
@@ -254,6 +258,15 @@ public final class Master implements AutoCloseable {
         supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
                 new Presence(keys, publishPort::subscribedTopics, signIns, events), watch::check, timings.probeInterval()));
         return watch;
+    }
+
+    /** Another master's job, relayed through the database: to the minions of this master that it targets. */
+    private static void publishRelayed(JobPublisher publisher, TargetResolver targets, io.jsalt.transport.message.PublishLoad job) {
+        try {
+            publisher.publishRelayed(job, targets.resolve(job.tgtType(), job.tgt()).publishTo());
+        } catch (io.jsalt.transport.target.InvalidTargetException e) {
+            log.warn("relayed job {} not published here: its target does not resolve on this master: {}", job.jid(), e.getMessage());
+        }
     }
 
     private static void warnIfPillarIsServed(MasterConfig c) {
