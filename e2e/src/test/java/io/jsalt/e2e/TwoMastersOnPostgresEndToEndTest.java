@@ -161,6 +161,11 @@ class TwoMastersOnPostgresEndToEndTest {
                     e -> e.tag().matches("salt/job/[0-9]{20}/new") && "test.sleep".equals(e.data().get("fun"));
             await().atMost(Duration.ofSeconds(30)).until(() -> !onM2.matching(sleepStarted).isEmpty());
             String jid = onM2.matching(sleepStarted).get(0).event().tag().split("/")[2];
+            // every minion runs it (its proc file), and the CLI has its jid: m1 answered the publish before that
+            for (String id : MINIONS) {
+                Path proc = m1.minionCachedir(id).resolve("proc/" + jid);
+                await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(proc));
+            }
             m1.killMaster();
 
             Cluster.Result cli = waiting.get(60, java.util.concurrent.TimeUnit.SECONDS);
@@ -171,7 +176,8 @@ class TwoMastersOnPostgresEndToEndTest {
                 Cluster.Result lookup = jsaltRun(m2, "jobs.lookup_jid", jid);
                 assertThat(lookup.exitCode()).as(lookup.toString()).isZero();
                 for (String id : MINIONS) {
-                    assertThat(lookup.stdout()).contains(id + ":\n    True\n");
+                    assertThat(lookup.stdout()).as(() -> id + "'s log:\n" + Cluster.read(m1.minionLog(id))
+                            + "\nm2's log:\n" + tail(Cluster.read(m2.masterLog()), 60)).contains(id + ":\n    True\n");
                 }
             });
             assertThat(returnsPerMinion(jid)).as("one row per minion").hasSize(4).containsOnly(1);
@@ -184,6 +190,11 @@ class TwoMastersOnPostgresEndToEndTest {
             assertThat(r.stdout()).contains(MINIONS.toArray(String[]::new));
         });
         assertThat(Cluster.read(m1.minionLog("fo1"))).contains("failing over", "signed in to master 127.0.0.1:" + m2.retPort);
+    }
+
+    private static String tail(String text, int lines) {
+        List<String> all = text.lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
     private static String asyncJid(Cluster.Result async) {
