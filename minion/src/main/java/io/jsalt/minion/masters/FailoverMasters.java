@@ -196,7 +196,8 @@ final class FailoverMasters extends MinionMasters {
             boolean waitHere = result instanceof SignInResult.Pending
                     || (result instanceof SignInResult.Rejected && config.rejectedRetry());
             if (!waitHere) {
-                log.warn("{}: master {} did not let this minion in; trying the next master", config.id(), link.address());
+                log.warn("{}: master {} did not let this minion in ({}); trying the next master", config.id(), link.address(),
+                        why(result));
                 onControl(() -> {
                     if (link == active) {
                         next();
@@ -204,6 +205,16 @@ final class FailoverMasters extends MinionMasters {
                 }, 0);
             }
         }
+    }
+
+    private static String why(SignInResult result) {
+        if (result instanceof SignInResult.Failed f) {
+            return "no answer: " + io.jsalt.transport.codec.Printable.of(f.reason(), io.jsalt.transport.codec.Printable.LONG);
+        }
+        if (result instanceof SignInResult.MasterRefused m) {
+            return "refused by this minion: " + io.jsalt.transport.codec.Printable.of(m.reason(), io.jsalt.transport.codec.Printable.LONG);
+        }
+        return result.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override
