@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * signs in to one master, moves to the next when it goes away, and goes back with master_failback.
  */
 class SeveralMastersTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     @TempDir
     Path root;
@@ -60,7 +60,7 @@ class SeveralMastersTest {
     private Minion start(String id, Object... extra) throws Exception {
         var builder = MinionConfig.builder(root.resolve(id)).id(id)
                 .set("master", List.of("127.0.0.1:" + m1.requestPort(), "127.0.0.1:" + m2.requestPort()))
-                .acceptanceWaitTime(0.1).authTimeout(1).randomReauthDelay(0).reconDefault(100).reconRandomize(false)
+                .acceptanceWaitTime(0.1).authTimeout(3).randomReauthDelay(0).reconDefault(100).reconRandomize(false)
                 .returnRetryTimer(1).returnRetryTimerMax(1);
         for (int i = 0; i < extra.length; i += 2) {
             builder.set((String) extra[i], extra[i + 1]);
@@ -218,5 +218,25 @@ class SeveralMastersTest {
         awaitStarted(minion, back);
         back.publish("test.ping", "*", "glob", "20260101000000000009");
         await().atMost(WAIT).until(() -> returned(back).contains("20260101000000000009"));
+    }
+
+    @Test
+    void aMasterWhoseNameDoesNotResolveIsGivenUpWithRetryDnsZeroAndTheOtherServes() throws Exception {
+        Minion minion = start("web-1", "master", List.of("127.0.0.1:" + m1.requestPort(), "no-such-master.invalid"), "retry_dns", 0);
+
+        awaitStarted(minion, m1);
+        assertThat(CapturedLogs.matching("ERROR", "web-1: giving up master no-such-master.invalid:4506: its name does not resolve"))
+                .isNotEmpty();
+        assertThat(minion.terminated()).isNotDone();
+    }
+
+    @Test
+    void aMinionWhoseOnlyMasterDoesNotResolveStopsOnceRetryDnsCountIsSpent() throws Exception {
+        Minion minion = start("web-2", "master", "no-such-master.invalid", "retry_dns", 0.2, "retry_dns_count", 2);
+
+        assertThat(minion.terminated().get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                .startsWith(MinionMasters.NO_MASTER);
+        assertThat(CapturedLogs.matching("ERROR", "web-2: master hostname no-such-master.invalid not found; retrying in 0.2 s"))
+                .hasSize(2);
     }
 }
