@@ -263,7 +263,9 @@ public final class Master implements AutoCloseable {
     /** Another master's job, relayed through the database: to the minions of this master that it targets. */
     private static void publishRelayed(JobPublisher publisher, TargetResolver targets, io.jsalt.transport.message.PublishLoad job) {
         try {
-            publisher.publishRelayed(job, targets.resolve(job.tgtType(), job.tgt()).publishTo());
+            List<String> to = targets.resolve(job.tgtType(), job.tgt()).publishTo();
+            publisher.publishRelayed(job, to);
+            log.info("published job {} ({}) of another master to {} minion(s)", job.jid(), job.fun(), to.size());
         } catch (io.jsalt.transport.target.InvalidTargetException e) {
             log.warn("relayed job {} not published here: its target does not resolve on this master: {}", job.jid(), e.getMessage());
         }

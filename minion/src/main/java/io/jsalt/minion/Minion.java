@@ -63,8 +63,6 @@ public final class Minion implements AutoCloseable {
     private final Transport transport;
     private final CompletableFuture<String> terminated = new CompletableFuture<>();
     private final AtomicLong signIns = new AtomicLong();
-    /** The masters a start event went to, by link: once per link (a failover link is new for each move). */
-    private final java.util.Set<MasterLink> announced = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean stopped;
     private volatile Instant signedInAt;
     private KeyPair keyPair;
@@ -224,8 +222,8 @@ public final class Minion implements AutoCloseable {
     }
 
     private void announceOnce(MasterLink link) {
-        if (!announced.add(link)) {
-            return;
+        if (!link.firstAnnouncement()) {
+            return; // once per link: a failover link is new for each move, so each master it moves to hears it
         }
         if (!link.awaitPublisher(Duration.ofSeconds(5))) {
             log.warn("{}: the publish port of master {} has not answered yet", config.id(), link.address());

@@ -71,6 +71,7 @@ public final class MasterLink implements PublicationSource, AutoCloseable {
     private final Object authLock = new Object();
     private final AtomicBoolean signInQueued = new AtomicBoolean();
     private final AtomicBoolean publisherLost = new AtomicBoolean();
+    private final AtomicBoolean announced = new AtomicBoolean();
     private final AtomicLong signIns = new AtomicLong();
     private final ArrayDeque<byte[]> undecrypted = new ArrayDeque<>();
     private final RequestClient client;
@@ -159,6 +160,11 @@ public final class MasterLink implements PublicationSource, AutoCloseable {
 
     public Instant signInAskedAt() {
         return signInAskedAt;
+    }
+
+    /** True the first time only: the minion's start event goes to each link's master once. */
+    public boolean firstAnnouncement() {
+        return announced.compareAndSet(false, true);
     }
 
     /** Waits up to {@code timeout} for the publish connection to be up; true when it is. */
