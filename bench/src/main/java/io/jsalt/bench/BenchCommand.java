@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "jsalt-bench", mixinStandardHelpOptions = true,
         description = "Scale benchmarks of jsalt: a swarm of minions against a real master.")
 public final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, failover, memory, states, jmh, keys, or all")
+    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, failover, memory, states, api, jmh, keys, pg-lookup, or all")
     String scenario;
 
     @Option(names = "--n", split = ",", description = "Minion counts (default per scenario; fanout: 1,10,100,1000,5000,10000).")
@@ -64,6 +64,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rate", description = "Sustained load: jobs per second to all minions (default: ${DEFAULT-VALUE}).", defaultValue = "2")
     double rate;
 
+    @Option(names = "--job-cache-dsn", description = "Sustained load: keep jobs in this PostgreSQL (a libpq connection string,"
+            + " master_job_cache: postgres) instead of the default SQLite.")
+    String jobCacheDsn;
+
     @Option(names = "--reauth-delay", description = "The minions' random_reauth_delay in seconds (default: ${DEFAULT-VALUE}).", defaultValue = "5")
     int reauthDelay;
 
@@ -81,7 +85,8 @@ public final class BenchCommand implements Callable<Integer> {
         Path results = out != null ? out : home.resolve("bench/target/bench-results");
         Files.createDirectories(results);
         BenchOptions o = new BenchOptions(sizes == null ? List.of() : sizes, quick, results.toAbsolutePath(), KeyCache.defaultCacheDir(),
-                swarmKind, perJvm, !unsigned, workerThreads, masterJvm, seconds == null ? (quick ? 10 : 60) : seconds, rate, reauthDelay, home);
+                swarmKind, perJvm, !unsigned, workerThreads, masterJvm, seconds == null ? (quick ? 10 : 60) : seconds, rate, reauthDelay, home,
+                jobCacheDsn);
         List<String> names = "all".equals(scenario) ? List.of("signin", "fanout", "fanout-procs", "sustained", "restart", "memory", "jmh") : List.of(scenario);
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("date", ZonedDateTime.now(ZoneOffset.UTC).toString());

@@ -1,10 +1,12 @@
 package io.jsalt.bench;
 
+import io.jsalt.bench.api.ApiLoad;
 import io.jsalt.bench.scenario.BenchOptions;
 import io.jsalt.bench.scenario.Failover;
 import io.jsalt.bench.scenario.FanOut;
 import io.jsalt.bench.scenario.Jmh;
 import io.jsalt.bench.scenario.Memory;
+import io.jsalt.bench.scenario.PgLookup;
 import io.jsalt.bench.scenario.ProcessFanOut;
 import io.jsalt.bench.scenario.RestartStorm;
 import io.jsalt.bench.scenario.ScenarioResult;
@@ -32,7 +34,9 @@ final class Scenarios {
             case "memory" -> Memory.run(sized(o, List.of(1000), List.of(500)));
             case "states" -> StateApply.run(sized(o, List.of(200), List.of(200)));
             case "jmh" -> Jmh.run(o);
+            case "api" -> ApiLoad.run(o);
             case "keys" -> keys(sized(o, List.of(10000), List.of(500)));
+            case "pg-lookup" -> PgLookup.run(sized(o, List.of(1_000_000), List.of(100_000)));
             default -> throw new IllegalArgumentException("unknown scenario: " + name);
         };
     }

@@ -38,6 +38,7 @@ import org.slf4j.LoggerFactory;
  * @param abuseLimits       what a peer can make the master keep or redo (docs/security.md)
  * @param pillar            {@code pillar_roots} and how pillar sources merge (docs/pillar.md)
  * @param postgres          the database of {@code master_job_cache: postgres} (docs/multi-master.md)
+ * @param stateOutput       how {@code jsalt} shows state runs by default ({@code state_output}, {@code state_verbose}, ...)
  */
 public record MasterConfig(
         Path configDir,
@@ -73,7 +74,8 @@ public record MasterConfig(
         RequestPortLimits requestPortLimits,
         AbuseLimits abuseLimits,
         PillarSettings pillar,
-        PostgresSettings postgres) {
+        PostgresSettings postgres,
+        StateOutputSettings stateOutput) {
 
     /**
      * Bounds on what clients of the request port make the master hold; anyone who can reach the port can
@@ -166,6 +168,7 @@ public record MasterConfig(
         Objects.requireNonNull(abuseLimits, "abuseLimits");
         Objects.requireNonNull(pillar, "pillar");
         Objects.requireNonNull(postgres, "postgres");
+        Objects.requireNonNull(stateOutput, "stateOutput");
     }
 
     /** Reads {@code configDir/master}; a missing file gives the defaults. Warns once per unknown key. */
@@ -206,6 +209,12 @@ public record MasterConfig(
         config.string("api_pidfile", "");
         config.string("api_logfile", "");
         config.stringList("netapi_enable_clients");
+        if (!List.of("own", "all").contains(config.string("eauth_events", "own"))) {
+            throw config.refuse("eauth_events", "own or all"); // the master re-reads it (io.jsalt.master.auth.EauthSettings)
+        }
+        EauthBackendOptions.read(config); // auth.pam.service, auth.ldap.*: the master re-reads them at each login
+        config.integer("eauth_login_failures", 10, 1, 1_000_000);
+        config.integer("eauth_login_window", 60, 1, 86_400);
         return new MasterConfig(
                 configDir,
                 interfaceAddress,
@@ -240,7 +249,8 @@ public record MasterConfig(
                 RequestPortLimits.read(config),
                 AbuseLimits.read(config),
                 PillarSettings.read(config, root),
-                PostgresSettings.read(config));
+                PostgresSettings.read(config),
+                StateOutputSettings.read(config));
     }
 
     /** {@code master_job_cache}, in any case; anything but a known cache is refused with the choices. */

@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
  *                               as Salt runs every call made from its command line
  * @param frameLimits            the largest frames accepted from the master
  * @param supervision            {@code supervisor} and {@code supervisor_dir}: the programs this minion supervises
+ * @param stateOutput            how {@code jsalt-call} shows state runs by default ({@code state_output}, {@code state_verbose}, ...)
  * @param masters                {@code master} as a list, {@code master_type} and the keys of Salt's multi-master
  */
 public record MinionConfig(
@@ -78,6 +79,7 @@ public record MinionConfig(
         boolean cmdSafe,
         FrameLimits frameLimits,
         Supervision supervision,
+        StateOutputSettings stateOutput,
         Masters masters) {
 
     /**
@@ -159,6 +161,7 @@ public record MinionConfig(
         Objects.requireNonNull(extensionModules, "extensionModules");
         Objects.requireNonNull(frameLimits, "frameLimits");
         Objects.requireNonNull(supervision, "supervision");
+        Objects.requireNonNull(stateOutput, "stateOutput");
         Objects.requireNonNull(masters, "masters");
     }
 
@@ -241,6 +244,7 @@ public record MinionConfig(
                 config.bool("cmd_safe", false),
                 FrameLimits.read(config),
                 Supervision.read(config, root, configDir),
+                StateOutputSettings.read(config),
                 masters);
     }
 

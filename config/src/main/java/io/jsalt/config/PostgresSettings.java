@@ -22,9 +22,16 @@ import java.util.Objects;
  * @param eventReturn   {@code event_return: pgjsonb}, as in Salt: every event of the master's bus is written to
  *                      {@code salt_events}; jsalt also announces it with NOTIFY, so every master on the database
  *                      fires it on its own bus (docs/multi-master.md)
+ * @param clusterId     {@code cluster_id} (Salt 3007's name for a cluster of masters), null when not set: with it,
+ *                      the minions' keys, the session key and the minions' grains live in this database too,
+ *                      shared by every master of the cluster (docs/multi-master.md); the database remembers the
+ *                      name, and a master with another name is refused
  */
 public record PostgresSettings(String host, int port, String db, String user, String pass, Map<String, String> ssl,
-        long spoolMaxBytes, boolean eventReturn) {
+        long spoolMaxBytes, boolean eventReturn, String clusterId) {
+    /** What {@code cluster_id} may be: letters, digits, '.', '_', '-', at most 64. */
+    public static final java.util.regex.Pattern CLUSTER_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
     /** libpq's sslmode values, which the PostgreSQL JDBC driver also takes. */
     public static final List<String> SSL_MODES = List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
     static final String PREFIX = "returner.pgjsonb.";
@@ -37,6 +44,20 @@ public record PostgresSettings(String host, int port, String db, String user, St
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(pass, "pass");
         ssl = Map.copyOf(ssl);
+        if (clusterId != null && !CLUSTER_ID.matcher(clusterId).matches()) {
+            throw new IllegalArgumentException("cluster_id must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        }
+    }
+
+    /** Settings of a master that is not part of a cluster. */
+    public PostgresSettings(String host, int port, String db, String user, String pass, Map<String, String> ssl,
+            long spoolMaxBytes, boolean eventReturn) {
+        this(host, port, db, user, pass, ssl, spoolMaxBytes, eventReturn, null);
+    }
+
+    /** The same database, for the masters of cluster {@code id}. */
+    public PostgresSettings withClusterId(String id) {
+        return new PostgresSettings(host, port, db, user, pass, ssl, spoolMaxBytes, eventReturn, id);
     }
 
     /** Salt's defaults: {@code salt@localhost:5432/salt}, password {@code salt}, no SSL setting. */
@@ -52,6 +73,10 @@ public record PostgresSettings(String host, int port, String db, String user, St
     static PostgresSettings read(ConfigFile config) {
         long spool = config.integer("master_job_cache_spool_max_bytes", 256 * 1_048_576, 1_048_576, Integer.MAX_VALUE);
         boolean eventReturn = eventReturn(config);
+        String clusterId = config.string("cluster_id", null);
+        if (clusterId != null && !CLUSTER_ID.matcher(clusterId).matches()) {
+            throw config.refuse("cluster_id", "1 to 64 of A-Z a-z 0-9 . _ -");
+        }
         String dsn = config.string(PREFIX + "dsn", null);
         if (dsn != null) {
             for (String field : FIELDS) {
@@ -59,7 +84,7 @@ public record PostgresSettings(String host, int port, String db, String user, St
                     throw config.refuse(PREFIX + field, "no value: " + PREFIX + "dsn already names the database");
                 }
             }
-            return fromConnectionString(config, dsn, spool, eventReturn);
+            return fromConnectionString(config, dsn, spool, eventReturn).withClusterId(clusterId);
         }
         PostgresSettings d = defaults();
         Map<String, String> ssl = new LinkedHashMap<>();
@@ -76,7 +101,7 @@ public record PostgresSettings(String host, int port, String db, String user, St
         }
         return new PostgresSettings(host, config.integer(PREFIX + "port", d.port, 1, 65_535),
                 config.string(PREFIX + "db", d.db), config.string(PREFIX + "user", d.user), password(config), ssl, spool,
-                eventReturn);
+                eventReturn, clusterId);
     }
 
     /** Salt's {@code event_return}: a returner name or a list; pgjsonb is the one event returner jsalt has. */

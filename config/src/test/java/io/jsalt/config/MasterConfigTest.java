@@ -87,7 +87,25 @@ class MasterConfigTest {
                 Map.of("base", List.of(Path.of("/srv/jsalt"))), 262_144,
                 new MasterConfig.RequestPortLimits(16 * 1_048_576, 64 * 1_048_576), MasterConfig.AbuseLimits.DEFAULTS,
                 new PillarSettings(Map.of("base", List.of(Path.of("/srv/pillar"))), "smart", false, true),
-                PostgresSettings.defaults()));
+                PostgresSettings.defaults(), StateOutputSettings.DEFAULTS));
+    }
+
+    @Test
+    void stateOutputKeysAreReadWithSaltsNamesAndAnUnknownModeIsRefused() throws IOException {
+        MasterConfig master = load("""
+                state_output: Changes_ID
+                state_verbose: False
+                state_output_diff: True
+                state_output_profile: False
+                """);
+        assertThat(master.stateOutput()).isEqualTo(new StateOutputSettings("changes_id", false, true, false));
+        assertThat(master.stateOutput().showsUnchanged()).isFalse();
+        assertThat(load("").stateOutput()).isEqualTo(StateOutputSettings.DEFAULTS);
+        assertThat(StateOutputSettings.DEFAULTS.showsUnchanged()).isTrue();
+        assertThatThrownBy(() -> load("state_output: filter\n")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("state_output").hasMessageContaining("full, terse, mixed, changes");
+        assertThatThrownBy(() -> load("state_verbose: sometimes\n")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("state_verbose");
     }
 
     @Test

@@ -50,6 +50,17 @@ class PostgresSettingsTest {
     }
 
     @Test
+    void clusterIdNamesTheClusterWithEitherFormAndIsCheckedForItsCharacters() throws IOException {
+        assertThat(load("").clusterId()).isNull();
+        assertThat(load("cluster_id: prod-eu.1\n").clusterId()).isEqualTo("prod-eu.1");
+        assertThat(load("cluster_id: prod\nreturner.pgjsonb.dsn: 'host=db1 dbname=jobs'\n").clusterId()).isEqualTo("prod");
+        for (String bad : new String[] {"'a b'", "'../x'", "'" + "c".repeat(65) + "'"}) {
+            assertThatThrownBy(() -> load("cluster_id: " + bad + "\n")).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("cluster_id");
+        }
+    }
+
+    @Test
     void quotedValuesKeepTheirSpacesAndEscapes() {
         assertThat(ConnectionString.parse("password='a b\\'c' user=x\\ y"))
                 .containsExactly(Map.entry("password", "a b'c"), Map.entry("user", "x y"));

@@ -5,6 +5,7 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.auth.Eauth;
 import io.jsalt.master.auth.EauthSettings;
 import io.jsalt.master.auth.TokenFiles;
+import io.jsalt.master.cluster.ClusterState;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.LocalEvents;
@@ -17,6 +18,7 @@ import io.jsalt.master.jobs.JobCaches;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.maintenance.Maintenance;
 import io.jsalt.master.maintenance.Presence;
 import io.jsalt.master.pillar.ExposedPillarRoots;
@@ -38,6 +40,8 @@ import io.jsalt.master.request.AuthHandler;
 import io.jsalt.master.request.ClearCommand;
 import io.jsalt.master.request.ClientKey;
 import io.jsalt.master.request.EauthGuard;
+import io.jsalt.master.request.EventAccess;
+import io.jsalt.master.request.JobReadRule;
 import io.jsalt.master.request.HookEvent;
 import io.jsalt.master.request.MinionEventHandler;
 import io.jsalt.master.request.MinionTrust;
@@ -53,6 +57,7 @@ import io.jsalt.master.request.WheelHandler;
 import io.jsalt.master.runner.JobsRunner;
 import io.jsalt.master.runner.ManageRunner;
 import io.jsalt.master.runner.MinionJobs;
+import io.jsalt.master.runner.RunnerCalls;
 import io.jsalt.master.runner.RunnerCommand;
 import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
@@ -71,6 +76,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -102,7 +108,9 @@ public final class Master implements AutoCloseable {
     /** The pillar compiled for each minion, for pillar targeting; in memory only (pillar holds secrets). */
     private final PillarCache pillars = new PillarCache();
     private final CompletableFuture<String> failure = new CompletableFuture<>();
-    private KeyStore keys;
+    private MinionKeys keys;
+    /** Set when this master is one of a cluster (cluster_id): keys, session key and grains shared in PostgreSQL. */
+    private ClusterState cluster;
     private JobCache jobs;
     private Supervisor supervisor;
     /** Set once start() has bound both ports: close() then waits until they are free again. */
@@ -141,13 +149,20 @@ public final class Master implements AutoCloseable {
 
     public synchronized void start() {
         try {
-            keys = new KeyStore(config.pkiDir());
-            minionData = new MinionDataCache(config.cachedir());
-            minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             KeyPair masterKey = RsaKeys.loadOrCreate(config.pkiDir(), "master");
+            if (ClusterState.configured(config)) {
+                cluster = ClusterState.join(config, masterKey, sessionKey);
+                started.push(cluster);
+                keys = cluster.keys();
+                minionData = cluster.grains();
+            } else {
+                keys = new KeyStore(config.pkiDir());
+                minionData = new MinionDataCache(config.cachedir());
+            }
+            minionData.retainOnly(id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent());
             warnIfPillarIsServed(config);
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
-            jobs = JobCaches.open(config);
+            jobs = JobCaches.open(config, jids);
             started.push(jobs);
             JobCaches.shareEvents(config, events).ifPresent(started::push);
             MasterConfig.Supervision s = config.supervision();
@@ -184,12 +199,23 @@ public final class Master implements AutoCloseable {
                 ? io.jsalt.master.supervision.SqliteFleetStore.open(config.cachedir()) : io.jsalt.master.supervision.FleetStore.NONE);
         started.push(fleet);
         events.addListener(fleet);
+        io.jsalt.master.session.LastSeen lastSeen = new io.jsalt.master.session.LastSeen(java.time.Clock.systemUTC());
+        events.addListener(lastSeen);
         KeyAdmin keyAdmin = new KeyAdmin(keys, events, this::onKeyRevoked, id -> {
             minionData.forget(id);
             pillars.forget(id);
             signIns.forget(id);
             fleet.forget(id);
+            lastSeen.forget(id);
         });
+        if (cluster != null) {
+            // a key revoked on another master: this one forgets the minion as that one did (grains follow on their own)
+            cluster.keys().whenRevokedElsewhere(id -> {
+                pillars.forget(id);
+                signIns.forget(id);
+                fleet.forget(id);
+            });
+        }
         TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,
                 () -> Duration.ofSeconds((long) this.config.timeout() + this.config.gatherJobTimeout()),
@@ -204,9 +230,11 @@ public final class Master implements AutoCloseable {
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
-                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout()),
+                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout(),
+                        cluster == null ? Set::of : () -> cluster.presence().elsewhere(presenceFreshness())),
                 new TargetRunner(targets),
-                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout())));
+                new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout()),
+                new io.jsalt.master.runner.LastSeenRunner(lastSeen)));
         FileServer fileServer = new FileServer(() -> this.config.fileRoots(), () -> this.config.fileBufferSize());
         FileServerCommands files = new FileServerCommands(fileServer);
         MasterOptsCommand masterOpts = new MasterOptsCommand(fileServer, () -> this.config.nodegroups());
@@ -214,21 +242,26 @@ public final class Master implements AutoCloseable {
         EauthSettings eauthSettings = new EauthSettings(config.configDir());
         Eauth eauth = new Eauth(eauthSettings, new TokenFiles(config.cachedir().resolve("tokens"), java.time.Clock.systemUTC(),
                 () -> eauthSettings.current().tokenExpire()));
-        TokenCommands tokens = new TokenCommands(eauth);
-        Map<String, ClearCommand> clear = Map.of(
-                "_auth", new AuthHandler(keys, masterKey, sessionKey, events,
+        TokenCommands tokens = new TokenCommands(eauth, clientKey);
+        RunnerCalls runnerCalls = new RunnerCalls();
+        RunnerCommand runnerCommand = new RunnerCommand(clientKey, runners, jids, events, runnerCalls);
+        started.push(runnerCommand);
+        Map<String, ClearCommand> clear = Map.ofEntries(
+                Map.entry("_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
                                 this.config.abuseLimits().maxPendingMinions(), this.config.abuseLimits().pendingKeysPerMinute()),
-                        publishPort.port(), signIns),
-                "publish", EauthGuard.publish(eauth, clientKey, targets, new PublishHandler(clientKey, targets, jobs, jids, events, publisher)),
-                "wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin)),
-                "ping", new PingHandler(),
-                "runner", EauthGuard.special("runner", eauth, clientKey, new RunnerCommand(clientKey, runners, jids, events)),
-                "mk_token", tokens::mkToken,
-                "get_token", tokens::getToken,
-                "rm_token", tokens::rmToken,
-                "job_returns", new OwnJobReturns(eauth, clientKey, jobs, targets),
-                "fire_hook", new HookEvent(clientKey, events));
+                        publishPort.port(), signIns)),
+                Map.entry("publish", EauthGuard.publish(eauth, clientKey, targets,
+                        new PublishHandler(clientKey, targets, jobs, jids, events, publisher))),
+                Map.entry("wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin))),
+                Map.entry("ping", new PingHandler()),
+                Map.entry("runner", EauthGuard.special("runner", eauth, clientKey, runnerCommand)),
+                Map.entry("mk_token", tokens::mkToken),
+                Map.entry("get_token", tokens::getToken),
+                Map.entry("rm_token", tokens::rmToken),
+                Map.entry("job_returns", new OwnJobReturns(eauth, clientKey, jobs, targets)),
+                Map.entry("event_access", new EventAccess(eauth, eauthSettings, jobs, runnerCalls, new JobReadRule(targets))),
+                Map.entry("fire_hook", new HookEvent(clientKey, events)));
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
                 "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),
@@ -255,8 +288,9 @@ public final class Master implements AutoCloseable {
         TransportWatch watch = new TransportWatch(transport, requestPort, () -> host,
                 () -> supervisor.isRunning(transport.name()) && supervisor.isRunning(requestPort.name()),
                 timings.probeTimeout(), timings.probeFailures());
-        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs,
-                new Presence(keys, publishPort::subscribedTopics, signIns, events), watch::check, timings.probeInterval()));
+        Presence presence = new Presence(keys, publishPort::subscribedTopics, signIns, events);
+        supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs, cluster == null ? presence
+                : presence.andThen(c -> cluster.presence().publish(presence.presentNow())), watch::check, timings.probeInterval()));
         return watch;
     }
 
@@ -298,6 +332,7 @@ public final class Master implements AutoCloseable {
         needsRestart(needRestart, "pki_dir", now.pkiDir(), next.pkiDir());
         needsRestart(needRestart, "cachedir", now.cachedir(), next.cachedir());
         needsRestart(needRestart, "master_job_cache", now.masterJobCache(), next.masterJobCache());
+        needsRestart(needRestart, "cluster_id", now.postgres().clusterId(), next.postgres().clusterId());
         needsRestart(needRestart, "sock_dir", now.sockDir(), next.sockDir());
         needsRestart(needRestart, "zmq_filtering", now.zmqFiltering(), next.zmqFiltering());
         needsRestart(needRestart, "sign_pub_messages", now.signPubMessages(), next.signPubMessages());
@@ -343,6 +378,11 @@ public final class Master implements AutoCloseable {
         }
     }
 
+    /** How long a minion seen present by another master of the cluster counts as present: three maintenance rounds. */
+    private Duration presenceFreshness() {
+        return Duration.ofSeconds(3L * config.loopInterval());
+    }
+
     private void onKeyRevoked() {
         if (config.rotateAesKey()) {
             sessionKey.rotate("a minion key was deleted or rejected");
@@ -380,7 +420,7 @@ public final class Master implements AutoCloseable {
         return events;
     }
 
-    public KeyStore keys() {
+    public MinionKeys keys() {
         return keys;
     }
 

@@ -57,7 +57,7 @@ class MasterEauthTest {
             retPort = freePort();
         }
         Path conf = Files.createDirectories(root.resolve("conf"));
-        users = Files.writeString(root.resolve("users"), "thatch:pw-thatch\ndeploy:pw-deploy\nops:pw-ops\n");
+        users = Files.writeString(root.resolve("users"), "thatch:pw-thatch\ndeploy:pw-deploy\nops:pw-ops\nlister:pw-lister\n");
         Files.writeString(conf.resolve("master"), """
                 external_auth:
                   file:
@@ -69,6 +69,10 @@ class MasterEauthTest {
                         - test.ping
                     ops:
                       - '@runner'
+                    lister:
+                      - 'web*':
+                        - cmd.run:
+                            args: ['ls .*']
                 token_expire: 3600
                 """.formatted(users));
         config = MasterConfig.builder(root).configDir(conf).interfaceAddress("127.0.0.1").publishPort(publishPort)
@@ -196,6 +200,96 @@ class MasterEauthTest {
     }
 
     @Test
+    void anArgumentConditionIsCheckedOnTheMasterBeforeAnythingIsPublished() {
+        String token = login("lister", "pw-lister");
+
+        assertThat(publish("web*", "cmd.run", List.of("rm -rf /srv"), Map.of("token", token), "lister"))
+                .containsEntry("error", "Authorization error occurred.");
+        assertThat(publish("web*", "cmd.run", List.of("ls /srv", "/root", "", "root"), Map.of("token", token), "lister"))
+                .containsEntry("error", "Authorization error occurred.");
+        assertThat(publish("web*", "cmd.run", List.of(), Map.of("token", token), "lister"))
+                .containsEntry("error", "Authorization error occurred.");
+        assertThat(master.jobs().jobsBetween(null, null)).isEmpty();
+
+        Map<String, Object> allowed = publish("web*", "cmd.run", List.of("ls /srv"), Map.of("token", token), "lister");
+        assertThat(allowed).doesNotContainKey("error");
+        assertThat(master.jobs().job(Wire.string(allowed, "jid")).orElseThrow().arg()).containsExactly("ls /srv");
+    }
+
+    @Test
+    void theMasterDecidesWhichEventsAUserMayReadTheirOwnJobsOnly() throws Exception {
+        String deploy = login("deploy", "pw-deploy");
+        String thatch = login("thatch", "pw-thatch");
+        String ops = login("ops", "pw-ops");
+        String own = Wire.string(publish("web*", "test.ping", Map.of("token", deploy), "deploy"), "jid");
+        String others = Wire.string(publish("db1", "test.ping", Map.of("token", thatch), "thatch"), "jid");
+        String runnerJid = Wire.string(call(runner("jobs.list_jobs", ops)), "jid");
+
+        assertThat(eventAccess(deploy, null)).containsEntry("name", "deploy").containsEntry("all", false);
+        assertThat(eventAccess(deploy, "salt/job/" + own + "/new")).containsEntry("readable", true);
+        assertThat(eventAccess(deploy, "salt/job/" + own + "/ret/web1")).containsEntry("readable", true);
+        assertThat(eventAccess(deploy, "salt/job/" + others + "/ret/db1")).containsEntry("readable", false);
+        assertThat(eventAccess(deploy, "salt/auth")).containsEntry("readable", false);
+        assertThat(eventAccess(deploy, "salt/run/" + runnerJid + "/ret")).containsEntry("readable", false);
+        assertThat(eventAccess(ops, "salt/run/" + runnerJid + "/ret")).containsEntry("readable", true);
+        assertThat(eventAccess("ab".repeat(32), null)).containsEntry("error", "Authentication failure of type \"token\" occurred.");
+
+        // eauth_events: all restores salt-api's whole bus for every token (the master re-reads its file)
+        Path file = config.configDir().resolve("master");
+        Files.writeString(file, Files.readString(file) + "eauth_events: all\n");
+        assertThat(eventAccess(deploy, null)).containsEntry("all", true);
+        assertThat(eventAccess(deploy, "salt/job/" + others + "/ret/db1")).containsEntry("readable", true);
+    }
+
+    private Map<String, Object> eventAccess(String token, String tag) {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "event_access");
+        load.put("token", token);
+        if (tag != null) {
+            load.put("tag", tag);
+        }
+        return call(load);
+    }
+
+    @Test
+    void theMastersOwnLoginLimitStopsGuessingOnTheRequestPortWithoutTheApi() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(call(mkToken("thatch", "guess-" + i, null))).containsEntry("error", "Authentication failure of type \"eauth\" occurred.");
+        }
+        // the right password no longer helps, by token or inline on a publish: the password is not even checked
+        assertThat(call(mkToken("thatch", "pw-thatch", null))).containsEntry("error", "Too many failed logins: try again later");
+        assertThat(publish("db1", "test.ping", Map.of("eauth", "file", "username", "thatch", "password", "pw-thatch"), "thatch"))
+                .containsEntry("error", "Too many failed logins: try again later");
+        assertThat(master.jobs().jobsBetween(null, null)).isEmpty();
+    }
+
+    @Test
+    void anAddressTheApiVouchesForIsLimitedOnItsOwnAndAForgedOneCountsAsDirect() throws Exception {
+        String key = ClientKey.read(config.cachedir(), System.getProperty("user.name"));
+        Map<String, Object> vouched = Map.of("address", "192.0.2.7", "key", key);
+        for (int i = 0; i < 10; i++) {
+            // ten names from one address: no name reaches its own limit
+            call(mkToken("user" + i, "guess", vouched));
+        }
+        assertThat(call(mkToken("deploy", "pw-deploy", vouched))).containsEntry("error", "Too many failed logins: try again later");
+        assertThat(call(mkToken("deploy", "pw-deploy", Map.of("address", "192.0.2.8", "key", key)))).containsEntry("name", "deploy");
+        // a client without the key cannot pick an address: it counts as a direct client
+        for (int i = 0; i < 10; i++) {
+            call(mkToken("other" + i, "guess", Map.of("address", "198.51.100." + i, "key", "forged")));
+        }
+        assertThat(call(mkToken("ops", "pw-ops", Map.of("address", "198.51.100.99", "key", "forged"))))
+                .containsEntry("error", "Too many failed logins: try again later");
+    }
+
+    private static Map<String, Object> mkToken(String user, String password, Map<String, Object> source) {
+        Map<String, Object> load = new LinkedHashMap<>(Map.of("cmd", "mk_token", "eauth", "file", "username", user, "password", password));
+        if (source != null) {
+            load.put("source", source);
+        }
+        return load;
+    }
+
+    @Test
     void aRevokedTokenIsRefused() {
         String token = login("thatch", "pw-thatch");
         assertThat(call(Map.of("cmd", "get_token", "token", token))).containsEntry("name", "thatch").containsEntry("eauth", "file");
@@ -275,11 +369,15 @@ class MasterEauthTest {
     }
 
     private Map<String, Object> publish(String tgt, String fun, Map<String, Object> creds, String user) {
+        return publish(tgt, fun, List.of(), creds, user);
+    }
+
+    private Map<String, Object> publish(String tgt, String fun, List<Object> arg, Map<String, Object> creds, String user) {
         Map<String, Object> load = new LinkedHashMap<>();
         load.put("cmd", "publish");
         load.put("tgt", tgt);
         load.put("fun", fun);
-        load.put("arg", List.of());
+        load.put("arg", arg);
         load.put("tgt_type", tgt.startsWith("L@") ? "compound" : "glob");
         load.put("ret", "");
         load.put("jid", "");

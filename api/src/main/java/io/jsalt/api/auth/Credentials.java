@@ -8,18 +8,19 @@ import java.util.Map;
  * (for {@code POST /run}) the chunk's own {@code eauth}/{@code username}/{@code password}. The proof is only
  * ever sent to the master, never logged.
  */
-public record Credentials(String user, String eauth, Map<String, Object> proof) {
+public record Credentials(String user, String eauth, Map<String, Object> proof, String address) {
 
     public static Credentials of(Token token) {
-        return new Credentials(token.user(), token.eauth(), Map.of("token", token.token()));
+        return new Credentials(token.user(), token.eauth(), Map.of("token", token.token()), null);
     }
 
-    public static Credentials inline(String eauth, String user, String password) {
+    /** @param address the HTTP client's address: the master's login limit counts failed passwords per address too */
+    public static Credentials inline(String eauth, String user, String password, String address) {
         Map<String, Object> proof = new LinkedHashMap<>();
         proof.put("eauth", eauth);
         proof.put("username", user);
         proof.put("password", password);
-        return new Credentials(user, eauth, Map.copyOf(proof));
+        return new Credentials(user, eauth, Map.copyOf(proof), address);
     }
 
     @Override

@@ -29,8 +29,12 @@ public final class Logins {
         this.master = master;
     }
 
-    /** @throws ApiException 401 "Could not authenticate using provided credentials", as salt-api */
-    public Token login(String eauth, String user, String password) {
+    /**
+     * @param address the HTTP client's, vouched for to the master (its own login limit counts per address too)
+     * @throws ApiException 401 "Could not authenticate using provided credentials", as salt-api; 429 past the
+     *     master's login limit
+     */
+    public Token login(String eauth, String user, String password, String address) {
         if (eauth == null || user == null || password == null) {
             throw ApiException.unauthorized(NOT_AUTHENTICATED);
         }
@@ -39,6 +43,7 @@ public final class Logins {
         load.put("eauth", eauth);
         load.put("username", user);
         load.put("password", password);
+        master.vouchFor(load, address);
         Map<String, Object> reply;
         try {
             reply = master.callClear(load, CALL_TIMEOUT);
@@ -75,6 +80,6 @@ public final class Logins {
         } catch (IllegalArgumentException e) {
             throw new ApiException(500, "unreadable token data from the master");
         }
-        return new Token(t.token(), t.start(), t.expire(), t.name(), t.eauth(), externalAuth.authList(t.eauth(), t.name(), List.of()));
+        return new Token(t.token(), t.start(), t.expire(), t.name(), t.eauth(), externalAuth.authList(t.eauth(), t.name(), t.groups()));
     }
 }

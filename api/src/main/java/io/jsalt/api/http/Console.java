@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * The web console's static files, served from the jar at {@code /app} (salt-api's default {@code app_path}):
- * a fixed list of files, so no request path ever names a resource or a file by itself. The page talks to the
+ * a fixed list of files, so no request path ever names a resource or a file by itself (the modules import
+ * each other by these same paths). The page talks to the
  * API with the {@code X-Auth-Token} header and puts minion values in as text (see app.js). Its answers carry
  * a Content-Security-Policy that allows only this origin's own script and style (no inline script), and may
  * not be framed.
@@ -20,11 +21,24 @@ final class Console {
                     + "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
             "X-Content-Type-Options", "nosniff",
             "Referrer-Policy", "no-referrer");
-    private static final Map<String, String> FILES = Map.of(
-            "", "index.html",
-            "/", "index.html",
-            "/app.js", "app.js",
-            "/app.css", "app.css");
+    /** Every file of the console, by its path under /app: the page, its style and its JavaScript modules. */
+    private static final Map<String, String> FILES = Map.ofEntries(
+            Map.entry("", "index.html"),
+            Map.entry("/", "index.html"),
+            Map.entry("/app.css", "app.css"),
+            Map.entry("/app.js", "app.js"),
+            Map.entry("/api.js", "api.js"),
+            Map.entry("/args.js", "args.js"),
+            Map.entry("/dom.js", "dom.js"),
+            Map.entry("/output.js", "output.js"),
+            Map.entry("/highstate.js", "highstate.js"),
+            Map.entry("/minions.js", "minions.js"),
+            Map.entry("/run.js", "run.js"),
+            Map.entry("/jobs.js", "jobs.js"),
+            Map.entry("/job.js", "job.js"),
+            Map.entry("/events.js", "events.js"),
+            Map.entry("/keys.js", "keys.js"),
+            Map.entry("/supervision.js", "supervision.js"));
 
     record File(String contentType, byte[] bytes) {}
 

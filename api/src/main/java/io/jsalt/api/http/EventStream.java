@@ -1,7 +1,6 @@
 package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
-import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.MasterClient;
 import io.jsalt.master.events.LocalEventClient;
 import io.jsalt.transport.event.EventFrame;
@@ -25,10 +24,11 @@ import org.slf4j.LoggerFactory;
  * salt-api's {@code GET /events}: the master's event bus as server-sent events, {@code retry: 400} then for
  * each event a {@code tag:} line and a {@code data:} line holding {@code {"tag", "data"}} as JSON. The token
  * comes as salt-api takes it: the {@code X-Auth-Token} header, the {@code token} or {@code salt_token} query
- * parameter, or the {@code session_id} cookie; it must be hex and live. As in salt-api, a live token sees the
- * whole bus (eauth has no rights over events); the token is checked again every few seconds and the stream
- * ends when it dies (logout, expiry, user removed). Each stream holds one HTTP worker and one reader of the
- * master's event socket while it lasts.
+ * parameter, or the {@code session_id} cookie; it must be hex and live. Unlike salt-api, which streams the
+ * whole bus to any token, a user sees what the master lets them ({@link EventGrant}): their own jobs' events,
+ * everything only with the {@code @events} right or {@code eauth_events: all}. The token and the rights are
+ * checked again every few seconds and the stream ends when the token dies (logout, expiry, user removed).
+ * Each stream holds one HTTP worker and one reader of the master's event socket while it lasts.
  */
 final class EventStream {
     private static final Logger log = LoggerFactory.getLogger(EventStream.class);
@@ -36,11 +36,9 @@ final class EventStream {
     /** How long a quiet stream waits before a keep-alive comment (which also finds clients that went away). */
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(5);
 
-    private final Logins logins;
     private final MasterClient master;
 
-    EventStream(Logins logins, MasterClient master) {
-        this.logins = logins;
+    EventStream(MasterClient master) {
         this.master = master;
     }
 
@@ -67,7 +65,8 @@ final class EventStream {
     /** Checks the token (401 before anything is written), then streams until the client leaves or the token dies. */
     void serve(Request request, Response response) throws IOException {
         String token = offeredToken(request);
-        if (!live(token)) {
+        EventGrant grant = token != null && HEX.matcher(token).matches() ? new EventGrant(master, token) : null;
+        if (grant == null || !grant.refresh()) {
             throw ApiException.unauthorized("No permission -- see authorization schemes");
         }
         try (LocalEventClient events = master.events()) {
@@ -79,7 +78,7 @@ final class EventStream {
             while (true) {
                 Optional<EventFrame> next = events.next(KEEP_ALIVE);
                 if (System.nanoTime() - checkedAt > KEEP_ALIVE.toNanos()) {
-                    if (!live(token)) {
+                    if (!grant.refresh()) {
                         log.debug("event stream ends: its token is no longer valid");
                         return;
                     }
@@ -89,16 +88,15 @@ final class EventStream {
                     write(response, ":\n\n");
                     continue;
                 }
+                if (!grant.mayRead(next.get().tag())) {
+                    continue;
+                }
                 Map<String, Object> full = new LinkedHashMap<>();
                 full.put("tag", next.get().tag());
                 full.put("data", next.get().data());
                 write(response, "tag: " + oneLine(next.get().tag()) + "\ndata: " + JsonBodies.write(full) + "\n\n");
             }
         }
-    }
-
-    private boolean live(String token) {
-        return token != null && HEX.matcher(token).matches() && logins.find(token).isPresent();
     }
 
     /** A tag is one SSE field: a line break in it would start a field of its own. */

@@ -70,7 +70,8 @@ final class Routes {
             throw new ApiException(404, "The path '" + ex.path() + "' was not found.");
         }
         return switch (ex.method() + " " + first) {
-            case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients", List.of("local", "local_async", "runner", "wheel")));
+            case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients",
+                    List.of("local", "local_async", "local_batch", "runner", "runner_async", "wheel")));
             case "POST " -> Reply.ok(Map.of("return", lowstate(ex, null)));
             case "POST login" -> login(ex);
             case "POST run" -> run(ex);
@@ -99,7 +100,7 @@ final class Routes {
         }
         Token token;
         try {
-            token = logins.login(eauth, user, str(creds.get("password")));
+            token = logins.login(eauth, user, str(creds.get("password")), ex.remote());
         } catch (ApiException e) {
             throttle.failed(ex.remote());
             AuditLog.login(user, eauth, false, ex.remote());
@@ -242,7 +243,7 @@ final class Routes {
             if (eauth == null || user == null || password == null) {
                 throw ApiException.unauthorized("No authentication credentials given");
             }
-            return Credentials.inline(eauth, user, password);
+            return Credentials.inline(eauth, user, password, ex.remote());
         }
         return Credentials.of(ex.token() != null && !inline ? authenticated(ex.token()) : chunkToken(chunk.get("token")));
     }
@@ -259,7 +260,12 @@ final class Routes {
             if (client != null) {
                 chunk.put("client", client);
             }
-            results.add(runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline)));
+            Object result = runner.run(Lowstate.of(chunk), credentials(ex, chunk, inline));
+            if (result instanceof LowstateRunner.Yielded yielded) {
+                results.addAll(yielded.items()); // salt-api: "yield from" a generator's answers
+            } else {
+                results.add(result);
+            }
         }
         return results;
     }

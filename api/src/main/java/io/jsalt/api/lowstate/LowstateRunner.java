@@ -27,7 +27,13 @@ public final class LowstateRunner {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final String DENIED = "Authorization error occurred.";
 
-    private static final List<String> CLIENTS = List.of("local", "local_async", "runner", "wheel");
+    private static final List<String> CLIENTS = List.of("local", "local_async", "local_batch", "runner", "runner_async", "wheel");
+
+    /**
+     * What salt-api yields element by element into {@code return} (a generator's answers, as {@code local_batch}'s
+     * one {@code {minion: return}} per minion), rather than one element for the chunk.
+     */
+    public record Yielded(List<Object> items) {}
 
     private final MasterClient master;
     private final int defaultTimeout;
@@ -43,7 +49,7 @@ public final class LowstateRunner {
     public Object run(Lowstate low, Credentials token) {
         if (!CLIENTS.contains(low.client())) {
             throw ApiException.badRequest("Invalid client specified: '" + low.client()
-                    + "' (jsalt-api serves local, local_async, runner and wheel so far)");
+                    + "' (jsalt-api serves local, local_async, local_batch, runner, runner_async and wheel)");
         }
         if (!enabledClients.contains(low.client())) {
             throw ApiException.badRequest("Client disabled: '" + low.client()
@@ -52,7 +58,9 @@ public final class LowstateRunner {
         return switch (low.client()) {
             case "local" -> local(low, token, false);
             case "local_async" -> local(low, token, true);
+            case "local_batch" -> localBatch(low, token);
             case "runner" -> runner(low, token);
+            case "runner_async" -> runnerAsync(low, token);
             case "wheel" -> wheel(low, token);
             default -> throw ApiException.badRequest("client '" + low.client()
                     + "' is not supported by jsalt-api yet (local, local_async, runner, wheel)");
@@ -63,18 +71,9 @@ public final class LowstateRunner {
         if (low.tgt() == null) {
             throw ApiException.badRequest("lowstate needs 'tgt' for client " + low.client());
         }
-        List<Object> arg = new ArrayList<>(low.arg());
-        if (!low.kwarg().isEmpty()) {
-            // Salt's LocalClient packs keyword arguments as a trailing {"__kwarg__": True, ...}
-            Map<String, Object> kw = new LinkedHashMap<>(low.kwarg());
-            kw.put("__kwarg__", true);
-            arg.add(kw);
-        }
-        // the token travels in the publish's kwargs, as Salt's LocalClient sends it
-        PublishRequest req = new PublishRequest(low.tgt(), low.fun(), arg, low.tgtType(), token.user(), "",
-                token.proof());
+        List<Object> arg = withKwarg(low);
         try (LocalEventClient events = async ? null : master.events()) {
-            Map<String, Object> reply = asUser(req.toLoad(), token, low);
+            Map<String, Object> reply = asUser(publishLoad(low.tgt(), low.tgtType(), low.fun(), arg, token), token, low);
             String jid = Wire.string(reply, "jid");
             List<String> minions = ids(reply.get("minions"));
             AuditLog.action(token.user(), token.eauth(), low.client(), low.fun(), low.tgt(), jid, "published");
@@ -86,6 +85,58 @@ public final class LowstateRunner {
             }
             return gather(events, jid, minions, low);
         }
+    }
+
+    /** Salt's LocalClient packs keyword arguments as a trailing {@code {"__kwarg__": True, ...}}. */
+    private static List<Object> withKwarg(Lowstate low) {
+        List<Object> arg = new ArrayList<>(low.arg());
+        if (!low.kwarg().isEmpty()) {
+            Map<String, Object> kw = new LinkedHashMap<>(low.kwarg());
+            kw.put("__kwarg__", true);
+            arg.add(kw);
+        }
+        return arg;
+    }
+
+    /** A publish as the user: the credentials travel in the publish's kwargs, as Salt's LocalClient sends them. */
+    private Map<String, Object> publishLoad(Object tgt, String tgtType, String fun, List<Object> arg, Credentials token) {
+        Map<String, Object> load = new PublishRequest(tgt, fun, arg, tgtType, token.user(), "", token.proof()).toLoad();
+        master.vouchFor(load, token.address());
+        return load;
+    }
+
+    /**
+     * salt-api's {@code local_batch}: the chunk's {@code batch} ({@code 3} or {@code 25%}; Salt's default
+     * {@code 10%}; {@code batch_size} is read when {@code batch} is absent), each minion's return as one element.
+     */
+    private Object localBatch(Lowstate low, Credentials token) {
+        if (low.tgt() == null) {
+            throw ApiException.badRequest("lowstate needs 'tgt' for client " + low.client());
+        }
+        Object batch = low.extra().containsKey("batch") ? low.extra().get("batch") : low.extra().get("batch_size");
+        LocalBatch.batchSize(batch, 1); // a malformed batch is a 400 before anything is published
+        Duration timeout = Duration.ofSeconds(low.timeout() != null ? low.timeout() : defaultTimeout);
+        LocalBatch run = new LocalBatch((tgt, tgtType, fun, arg) -> {
+            Map<String, Object> reply = asUser(publishLoad(tgt, tgtType, fun, arg, token), token, low);
+            String jid = Wire.string(reply, "jid");
+            AuditLog.action(token.user(), token.eauth(), low.client(), fun, tgt, jid, "published");
+            return new LocalBatch.Published(jid, ids(reply.get("minions")));
+        }, timeout);
+        try (LocalEventClient events = master.events()) {
+            return new Yielded(run.run(events, low, withKwarg(low), batch));
+        }
+    }
+
+    /** salt-api's {@code runner_async}: {@code {"tag": "salt/run/<jid>", "jid"}} at once; the return comes as an event. */
+    private Object runnerAsync(Lowstate low, Credentials token) {
+        Map<String, Object> load = runnerLoad(low, token);
+        load.put("asynchronous", true);
+        Map<String, Object> reply = asUser(load, token, low);
+        AuditLog.action(token.user(), token.eauth(), "runner_async", low.fun(), null, Wire.string(reply, "jid"), "started");
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tag", reply.get("tag"));
+        out.put("jid", reply.get("jid"));
+        return out;
     }
 
     /** One call with the user's token; the master's refusal is audited and answered as salt-api does. */
@@ -138,7 +189,7 @@ public final class LowstateRunner {
         return returns;
     }
 
-    private Object runner(Lowstate low, Credentials token) {
+    private Map<String, Object> runnerLoad(Lowstate low, Credentials token) {
         Map<String, Object> kwarg = new LinkedHashMap<>(low.extra());
         kwarg.putAll(low.kwarg());
         Map<String, Object> load = new LinkedHashMap<>();
@@ -147,7 +198,12 @@ public final class LowstateRunner {
         load.put("arg", low.arg());
         load.put("kwarg", kwarg);
         load.putAll(token.proof());
-        Map<String, Object> reply = asUser(load, token, low);
+        master.vouchFor(load, token.address());
+        return load;
+    }
+
+    private Object runner(Lowstate low, Credentials token) {
+        Map<String, Object> reply = asUser(runnerLoad(low, token), token, low);
         if (Boolean.FALSE.equals(reply.get("success"))) {
             throw new ApiException(500, low.fun() + " failed on the master: " + reply.get("return"));
         }
@@ -161,6 +217,7 @@ public final class LowstateRunner {
         load.put("cmd", "wheel");
         load.put("fun", low.fun());
         load.putAll(token.proof());
+        master.vouchFor(load, token.address());
         Map<String, Object> reply = asUser(load, token, low);
         AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), null, "ran");
         Map<String, Object> data = new LinkedHashMap<>();

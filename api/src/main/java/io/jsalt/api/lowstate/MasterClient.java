@@ -47,6 +47,16 @@ public final class MasterClient implements AutoCloseable {
         this.client = transport.connectRequestClient(host, config.retPort());
     }
 
+    /**
+     * Tells the master where a user's password came from ({@code source: {address, key}}): the client key proves
+     * it is this API speaking, so the master's login limit counts the address (a direct client's claim is ignored).
+     */
+    public void vouchFor(Map<String, Object> load, String address) {
+        if (address != null) {
+            load.put("source", Map.of("address", address, "key", clientKey));
+        }
+    }
+
     /** Sends {@code load} with the master's client key: only for what no user asks for (webhook events). */
     public Map<String, Object> callWithClientKey(Map<String, Object> load, Duration timeout) {
         Map<String, Object> withKey = new LinkedHashMap<>(load);
@@ -74,6 +84,9 @@ public final class MasterClient implements AutoCloseable {
         }
         if (body.get("error") != null) {
             String error = String.valueOf(body.get("error"));
+            if (error.startsWith("Too many failed logins")) {
+                throw new ApiException(429, error); // the master's own login limit
+            }
             if (error.startsWith("Authorization error") || error.startsWith("Authentication failure")) {
                 throw ApiException.unauthorized(error);
             }

@@ -1,145 +1,96 @@
-// jsalt console: talks to jsalt-api with the X-Auth-Token header only (no cookie), keeps the token in
-// sessionStorage (never in a URL), and puts every value that comes from a minion into the page as text
-// (textContent), never as HTML, so a grain or a return cannot inject markup or script.
-(function () {
-  'use strict';
-  const TOKEN = 'jsalt-token';
-  const USER = 'jsalt-user';
+// jsalt console: the pages, the log in and the routing between pages (the part after '#': a page name and
+// perhaps a jid, never a secret). Each page module has enter(param) and leave(); leave stops what the page
+// keeps running (event streams, timers, a job being watched).
 
-  function el(tag, text) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) {
-      node.textContent = String(text);
-    }
-    return node;
+import { call, logout, onSessionEnded, session } from './api.js';
+import { byId, failed, status } from './dom.js';
+import * as events from './events.js';
+import * as job from './job.js';
+import * as jobs from './jobs.js';
+import * as keys from './keys.js';
+import * as minions from './minions.js';
+import * as run from './run.js';
+import * as supervision from './supervision.js';
+
+const PAGES = { minions, run, jobs, job, events, keys, supervision };
+const SECTIONS = ['login', ...Object.keys(PAGES)];
+let current = null;
+
+function showSection(name) {
+  for (const section of SECTIONS) {
+    byId(section + '-page').hidden = section !== name;
   }
-
-  function status(message) {
-    document.getElementById('status').textContent = message || '';
+  const loggedIn = name !== 'login';
+  byId('nav').hidden = !loggedIn;
+  byId('session').hidden = !loggedIn;
+  byId('who').textContent = session.user();
+  for (const link of document.querySelectorAll('#nav a')) {
+    link.classList.toggle('active', link.dataset.page === name || (name === 'job' && link.dataset.page === 'jobs'));
   }
+}
 
-  async function api(path, body) {
-    const headers = { 'Accept': 'application/json' };
-    const token = sessionStorage.getItem(TOKEN);
-    if (token) {
-      headers['X-Auth-Token'] = token;
-    }
-    const init = { method: body === undefined ? 'GET' : 'POST', headers: headers, credentials: 'omit' };
-    if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    const response = await fetch(path, init);
-    if (response.status === 401 && path !== '/login') {
-      logout();
-      throw new Error('Please log in again.');
-    }
-    if (!response.ok) {
-      throw new Error('The API answered ' + response.status + '.');
-    }
-    return response.json();
+function leaveCurrent() {
+  if (current) {
+    current.leave();
+    current = null;
   }
+}
 
-  function show(page) {
-    for (const name of ['login', 'minions', 'run']) {
-      document.getElementById(name + '-page').hidden = name !== page;
-    }
-    document.getElementById('nav').hidden = page === 'login';
-    document.getElementById('who').textContent = sessionStorage.getItem(USER) || '';
-    status('');
-    if (page === 'minions') {
-      loadMinions();
-    }
+function route() {
+  leaveCurrent();
+  if (!session.token()) {
+    showSection('login');
+    return;
   }
-
-  function logout() {
-    const token = sessionStorage.getItem(TOKEN);
-    sessionStorage.removeItem(TOKEN);
-    sessionStorage.removeItem(USER);
-    if (token) {
-      fetch('/logout', { method: 'POST', headers: { 'X-Auth-Token': token }, credentials: 'omit' }).catch(function () {});
-    }
-    show('login');
+  const hash = location.hash.replace(/^#/, '');
+  const slash = hash.indexOf('/');
+  const name = slash < 0 ? hash : hash.slice(0, slash);
+  let param = '';
+  try {
+    param = slash < 0 ? '' : decodeURIComponent(hash.slice(slash + 1));
+  } catch (e) {
+    // a malformed %-escape: the page gets no parameter
   }
+  const page = Object.prototype.hasOwnProperty.call(PAGES, name) ? name : 'minions';
+  status('');
+  showSection(page);
+  current = PAGES[page];
+  current.enter(param);
+}
 
-  let minions = {};
+onSessionEnded(() => {
+  leaveCurrent();
+  showSection('login');
+  status('Your session has ended: please log in again.', 'error');
+});
 
-  async function loadMinions() {
-    status('Asking the minions for their grains...');
-    try {
-      const answer = await api('/minions');
-      minions = (answer.return && answer.return[0]) || {};
-      renderMinions();
-      status('');
-    } catch (e) {
-      status(e.message);
+byId('login-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const submit = form.querySelector('button[type=submit]');
+  submit.disabled = true;
+  try {
+    const answer = await call('/login', { username: form.username.value, password: form.password.value, eauth: form.eauth.value });
+    session.save(answer.return[0]);
+    form.password.value = '';
+    route(); // the page the address names (a bookmark), else the minions
+  } catch (e) {
+    if (e.status === 401) {
+      status('Login failed: wrong user, password or backend.', 'error');
+    } else {
+      failed(e);
     }
+  } finally {
+    submit.disabled = false;
   }
+});
 
-  function renderMinions() {
-    const filter = document.getElementById('minion-filter').value.toLowerCase();
-    const body = document.getElementById('minions-body');
-    body.replaceChildren();
-    for (const id of Object.keys(minions).sort()) {
-      const grains = minions[id] && typeof minions[id] === 'object' ? minions[id] : {};
-      const row = [id, grains.os, grains.osrelease, grains.kernelrelease,
-        Array.isArray(grains.ipv4) ? grains.ipv4.join(' ') : grains.ipv4];
-      if (filter && !row.some(function (v) { return String(v || '').toLowerCase().includes(filter); })) {
-        continue;
-      }
-      const tr = el('tr');
-      for (const value of row) {
-        tr.appendChild(el('td', value === undefined ? '' : value));
-      }
-      body.appendChild(tr);
-    }
-  }
+byId('logout').addEventListener('click', () => {
+  leaveCurrent();
+  logout();
+  showSection('login');
+  status('Logged out.');
+});
 
-  async function runJob(form) {
-    const args = form.arg.value.split('\n').map(function (s) { return s.trim(); }).filter(function (s) { return s; });
-    const returns = document.getElementById('returns');
-    returns.replaceChildren();
-    status('Running...');
-    try {
-      const answer = await api('/', [{ client: 'local', tgt: form.tgt.value, fun: form.fun.value, arg: args }]);
-      const byMinion = (answer.return && answer.return[0]) || {};
-      const ids = Object.keys(byMinion).sort();
-      for (const id of ids) {
-        const box = el('div');
-        box.className = 'minion-return';
-        box.appendChild(el('h3', id));
-        box.appendChild(el('pre', JSON.stringify(byMinion[id], null, 2)));
-        returns.appendChild(box);
-      }
-      status(ids.length ? '' : 'No minion answered.');
-    } catch (e) {
-      status(e.message);
-    }
-  }
-
-  document.getElementById('login-form').addEventListener('submit', async function (event) {
-    event.preventDefault();
-    const form = event.target;
-    try {
-      const answer = await api('/login', { username: form.username.value, password: form.password.value, eauth: form.eauth.value });
-      const login = answer.return[0];
-      sessionStorage.setItem(TOKEN, login.token);
-      sessionStorage.setItem(USER, login.user);
-      form.password.value = '';
-      show('minions');
-    } catch (e) {
-      status('Login failed.');
-    }
-  });
-  document.getElementById('run-form').addEventListener('submit', function (event) {
-    event.preventDefault();
-    runJob(event.target);
-  });
-  document.getElementById('minion-filter').addEventListener('input', renderMinions);
-  document.getElementById('minions-refresh').addEventListener('click', loadMinions);
-  document.getElementById('logout').addEventListener('click', logout);
-  for (const button of document.querySelectorAll('nav button[data-page]')) {
-    button.addEventListener('click', function () { show(button.dataset.page); });
-  }
-  show(sessionStorage.getItem(TOKEN) ? 'minions' : 'login');
-}());
+window.addEventListener('hashchange', route);
+route();

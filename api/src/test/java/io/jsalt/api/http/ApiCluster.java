@@ -27,9 +27,12 @@ final class ApiCluster implements AutoCloseable {
     private final Path root;
     private final Transport transport = Transport.create();
     private final MasterConfig masterConfig;
+    /** Config keys of some minions, beyond those every minion gets (grains, supervisor programs, ...). */
+    private final Map<String, Map<String, Object>> minionSettings = new java.util.HashMap<>();
     private final List<Minion> minions = new ArrayList<>();
     private Master master;
     private ApiServer api;
+    private Map<String, Object> externalAuth;
 
     ApiCluster(Path root) throws IOException {
         this.root = root;
@@ -43,16 +46,16 @@ final class ApiCluster implements AutoCloseable {
     }
 
     ApiCluster start(Map<String, Object> externalAuth, List<String> enabledClients, String... minionIds) throws IOException {
-        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
-        Files.createDirectories(masterConfig.configDir());
-        Files.writeString(masterConfig.configDir().resolve("master"),
-                new org.eclipse.jetty.util.ajax.JSON().toJSON(Map.of("external_auth", externalAuth)));
+        this.externalAuth = externalAuth;
+        rewriteMasterConfig(Map.of());
         master = new Master(masterConfig, transport);
         master.start();
         for (String id : minionIds) {
-            MinionConfig config = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
+            io.jsalt.config.MinionConfigBuilder builder = MinionConfig.builder(root.resolve("minions").resolve(id)).id(id)
                     .master("127.0.0.1").masterPort(masterConfig.retPort()).publishPort(masterConfig.publishPort())
-                    .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5).build();
+                    .acceptanceWaitTime(0.2).randomReauthDelay(0).authTimeout(5);
+            minionSettings.getOrDefault(id, Map.of()).forEach(builder::set);
+            MinionConfig config = builder.build();
             Files.createDirectories(config.pkiDir());
             Files.writeString(config.pkiDir().resolve("minion.pem"), SaltVectors.text("keys/minion.pem"));
             Files.writeString(config.pkiDir().resolve("minion.pub"), SaltVectors.text("keys/minion.pub"));
@@ -64,6 +67,22 @@ final class ApiCluster implements AutoCloseable {
                 Clock.systemUTC());
         api.start();
         return this;
+    }
+
+    /**
+     * Writes the master's config file again: {@code external_auth} as started, plus {@code more} keys. The
+     * master re-reads its eauth settings when the file changes.
+     */
+    void rewriteMasterConfig(Map<String, Object> more) throws IOException {
+        // the master reads external_auth from its own config file, as jsalt-api does (JSON is YAML)
+        Map<String, Object> config = new java.util.LinkedHashMap<>();
+        // the API tests fail logins on purpose from one address, test after test; the master's own limit (10 a
+        // minute per name and per address) is MasterEauthTest's, and jsalt-api's per-address one is checked here
+        config.put("eauth_login_failures", 1000);
+        config.putAll(more);
+        config.put("external_auth", externalAuth);
+        Files.createDirectories(masterConfig.configDir());
+        Files.writeString(masterConfig.configDir().resolve("master"), new org.eclipse.jetty.util.ajax.JSON().toJSON(config));
     }
 
     /** One more jsalt-api on the same master, with its own copy of the users (the master's rights still rule) and clients. */
@@ -84,6 +103,11 @@ final class ApiCluster implements AutoCloseable {
         return other;
     }
 
+    /** The master itself, to see what it published. */
+    Master master() {
+        return master;
+    }
+
     /** The master's pki folder, to see the keys it holds. */
     Path masterPki() {
         return masterConfig.pkiDir();
@@ -91,6 +115,12 @@ final class ApiCluster implements AutoCloseable {
 
     String baseUrl() {
         return "http://127.0.0.1:" + api.port();
+    }
+
+    /** Before {@link #start}: the minion {@code id} gets these keys in its config too. */
+    ApiCluster minionSettings(String id, Map<String, Object> settings) {
+        minionSettings.put(id, Map.copyOf(settings));
+        return this;
     }
 
     private static int[] freePorts() throws IOException {

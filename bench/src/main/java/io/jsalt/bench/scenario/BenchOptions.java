@@ -19,9 +19,12 @@ import java.util.List;
  * @param rate         sustained load: jobs per second
  * @param reauthDelay  the minions' random_reauth_delay (restart storm)
  * @param jsaltHome    the folder holding bin/jsalt, for the CLI's wall time
+ * @param jobCacheDsn  sustained load: a libpq connection string for {@code master_job_cache: postgres}; null for the
+ *                     master's default (SQLite)
  */
 public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path cacheDir, String swarmKind, int perJvm,
-        boolean signReturns, int workerThreads, List<String> masterJvm, int seconds, double rate, int reauthDelay, Path jsaltHome) {
+        boolean signReturns, int workerThreads, List<String> masterJvm, int seconds, double rate, int reauthDelay, Path jsaltHome,
+        String jobCacheDsn) {
 
     public BenchOptions {
         sizes = List.copyOf(sizes);
@@ -30,7 +33,15 @@ public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path ca
 
     public BenchOptions withSizes(List<Integer> n) {
         return new BenchOptions(n, quick, out, cacheDir, swarmKind, perJvm, signReturns, workerThreads, masterJvm, seconds, rate,
-                reauthDelay, jsaltHome);
+                reauthDelay, jsaltHome, jobCacheDsn);
+    }
+
+    /** The master's config lines for the job cache under test: none for SQLite, PostgreSQL's with a DSN. */
+    public List<String> jobCacheConfig() {
+        if (jobCacheDsn == null) {
+            return List.of();
+        }
+        return List.of("master_job_cache: postgres", "returner.pgjsonb.dsn: '" + jobCacheDsn.replace("'", "''") + "'");
     }
 
     /**

@@ -5,6 +5,7 @@ import io.jsalt.bench.harness.DaemonJvm;
 import io.jsalt.bench.harness.JavaProcess;
 import io.jsalt.bench.harness.MasterProcess;
 import io.jsalt.bench.harness.MinionProcesses;
+import io.jsalt.bench.harness.ProcessTreeCpu;
 import io.jsalt.bench.report.Latencies;
 import io.jsalt.bench.report.TextTable;
 import io.jsalt.bench.swarm.KeyCache;
@@ -34,11 +35,13 @@ public final class StateApply {
 
     public static ScenarioResult run(BenchOptions o) throws IOException {
         List<Map<String, Object>> rows = new ArrayList<>();
-        TextTable table = new TextTable("templates", "minion", "first run ms", "no-change run ms", "files");
+        TextTable table = new TextTable("templates", "minion", "first run ms", "first run CPU ms", "no-change run ms",
+                "no-change CPU ms", "files");
         for (int n : o.sizes()) {
             for (Map<String, Object> r : runOne(o, n)) {
                 rows.add(r);
-                table.row(n, r.get("minion"), r.get("first_ms"), r.get("no_change_ms_median"), r.get("files"));
+                table.row(n, r.get("minion"), r.get("first_ms"), r.get("first_cpu_ms"), r.get("no_change_ms_median"),
+                        r.get("no_change_cpu_ms_median"), r.get("files"));
             }
         }
         Map<String, Object> json = new LinkedHashMap<>();
@@ -59,12 +62,13 @@ public final class StateApply {
             try (MinionProcesses jsalt = MinionProcesses.start(master, root, new KeyCache(o.cacheDir()), 1, DaemonJvm.MINION);
                     JobClient client = new JobClient(master.config())) {
                 awaitPing(client, JSALT_ID, root);
-                out.add(measure(client, JSALT_ID, root.resolve("var/cache/jsalt/" + JSALT_ID + "/bench"), n, o));
+                out.add(measure(client, JSALT_ID, jsalt.processes().get(0).pid(),
+                        root.resolve("var/cache/jsalt/" + JSALT_ID + "/bench"), n, o));
                 if (withSalt) {
                     Process minion = startSaltMinion(salt, master, root);
                     try {
                         awaitPing(client, SALT_ID, root);
-                        out.add(measure(client, SALT_ID, root.resolve("s/var/cache/salt/minion/bench"), n, o));
+                        out.add(measure(client, SALT_ID, minion.pid(), root.resolve("s/var/cache/salt/minion/bench"), n, o));
                     } finally {
                         JavaProcess.stop(minion, 10);
                     }
@@ -99,13 +103,20 @@ public final class StateApply {
         Files.writeString(fileRoot.resolve("bench/init.sls"), sls.toString());
     }
 
-    private static Map<String, Object> measure(JobClient client, String id, Path written, int n, BenchOptions o) throws IOException {
+    /** Wall time from publication to return, and the CPU time the minion's whole process tree spent meanwhile. */
+    private static Map<String, Object> measure(JobClient client, String id, long pid, Path written, int n, BenchOptions o)
+            throws IOException {
+        long cpu0 = ProcessTreeCpu.millis(pid);
         double first = applyMillis(client, id);
+        long firstCpu = ProcessTreeCpu.millis(pid) - cpu0;
         long files = count(written);
         int rounds = o.quick() ? 3 : 5;
         double[] again = new double[rounds];
+        double[] againCpu = new double[rounds];
         for (int i = 0; i < rounds; i++) {
+            long c = ProcessTreeCpu.millis(pid);
             again[i] = applyMillis(client, id);
+            againCpu[i] = ProcessTreeCpu.millis(pid) - c;
         }
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("n", n);
@@ -113,6 +124,9 @@ public final class StateApply {
         r.put("first_ms", Latencies.round(first));
         r.put("no_change_ms", java.util.Arrays.stream(again).map(Latencies::round).boxed().toList());
         r.put("no_change_ms_median", Latencies.round(FanOut.median(again)));
+        r.put("first_cpu_ms", firstCpu);
+        r.put("no_change_cpu_ms", java.util.Arrays.stream(againCpu).mapToLong(d -> (long) d).boxed().toList());
+        r.put("no_change_cpu_ms_median", (long) FanOut.median(againCpu));
         r.put("files", files);
         return r;
     }

@@ -115,16 +115,20 @@ public final class CallCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "--out-indent must be 0..16");
         }
         Outputter outputter;
-        Outputter highstate;
         try {
-            highstate = stateOutput.outputter(Palette.NONE);
-            outputter = out == null ? Outputter.named("nested", outIndent) : "highstate".equals(out) ? highstate
+            stateOutput.check();
+            outputter = out == null ? Outputter.named("nested", outIndent) : "highstate".equals(out) ? null
                     : Outputter.named(out, outIndent);
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage());
         }
         List<Object> wireArgs = ArgParser.parse(args);
         MinionConfig config = ConfigLoader.minion(configDir);
+        // the minion's state_output/state_verbose, under the flags (as salt-call reads its minion config)
+        Outputter highstate = stateOutput.outputter(Palette.NONE, config.stateOutput());
+        if (outputter == null) {
+            outputter = highstate;
+        }
         LocalCall.Outcome outcome;
         if (local) {
             try (ModuleRegistry registry = MinionModules.build(config, MasterFiles.NONE)) {

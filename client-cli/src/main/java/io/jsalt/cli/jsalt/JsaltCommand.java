@@ -195,15 +195,19 @@ public final class JsaltCommand implements Callable<ExitCode> {
         Outputter outputter;
         HighstateOutputter highstate;
         try {
-            highstate = stateOutput.outputter(palette);
-            outputter = out == null ? Outputter.named("nested", outIndent, palette)
-                    : "highstate".equals(out) ? highstate : Outputter.named(out, outIndent, palette);
+            stateOutput.check();
+            outputter = out == null || "highstate".equals(out) ? null : Outputter.named(out, outIndent, palette);
         } catch (IllegalArgumentException e) {
             throw new CliException(ExitCode.USAGE, e.getMessage());
         }
+        MasterConfig config = ConfigLoader.master(configDir);
+        // the master's state_output/state_verbose, under the flags (Salt's client reads the master config too)
+        highstate = stateOutput.outputter(palette, config.stateOutput());
+        if (outputter == null) {
+            outputter = out == null ? Outputter.named("nested", outIndent, palette) : highstate;
+        }
         // a state run is shown with the highstate outputter unless the user chose one (Salt's rule)
         Outputter forStateRuns = out == null ? highstate : null;
-        MasterConfig config = ConfigLoader.master(configDir);
         Duration wait = Duration.ofSeconds(timeout != null && timeout > 0 ? timeout : config.timeout());
         JobSpec job = new JobSpec(targeting.tgt(target), tgtType, function, ArgParser.parse(args));
         Optional<Map<String, Object>> user = new EauthCredentials(eauth, makeToken, username, password, env,

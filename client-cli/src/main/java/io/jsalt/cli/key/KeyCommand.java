@@ -10,10 +10,14 @@ import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.output.Json;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.crypto.Fingerprint;
+import io.jsalt.crypto.RsaKeys;
+import io.jsalt.master.cluster.ClusterException;
+import io.jsalt.master.cluster.ClusterState;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -99,6 +103,9 @@ public final class KeyCommand implements Callable<ExitCode> {
         System.exit(ToolRunner.run(new KeyCommand(System.out, System.in), System.err, argv));
     }
 
+    /** Set when the keys are a cluster's (cluster_id) and were opened here. */
+    private ClusterState.KeyTool cluster;
+
     @Override
     public ExitCode call() throws IOException {
         if (versionsReport.printIfRequested(stdout)) {
@@ -114,7 +121,17 @@ public final class KeyCommand implements Callable<ExitCode> {
             throw new CliException(ExitCode.USAGE, (genKeysDir != null ? "--gen-keys-dir" : "--keysize") + " goes with --gen-keys");
         }
         MasterConfig config = ConfigLoader.master(configDir);
-        KeyStore store = new KeyStore(config.pkiDir());
+        MinionKeys store = keyStore(config);
+        try {
+            return act(config, store);
+        } finally {
+            if (cluster != null) {
+                cluster.db().close();
+            }
+        }
+    }
+
+    private ExitCode act(MasterConfig config, MinionKeys store) throws IOException {
         Action a = action;
         if (a.accept != null || a.acceptAll) {
             return change("key.accept", a.acceptAll ? "*" : a.accept, config, store, KeyState.PENDING, "Accept");
@@ -137,7 +154,7 @@ public final class KeyCommand implements Callable<ExitCode> {
         return ExitCode.OK;
     }
 
-    private ExitCode change(String fun, String match, MasterConfig config, KeyStore store, KeyState usualState, String verb) throws IOException {
+    private ExitCode change(String fun, String match, MasterConfig config, MinionKeys store, KeyState usualState, String verb) throws IOException {
         Map<KeyState, List<String>> candidates = new LinkedHashMap<>();
         KeyAdmin preview = new KeyAdmin(store, new EventBus(), () -> {});
         Map<String, Object> prints = preview.finger(match);
@@ -191,14 +208,41 @@ public final class KeyCommand implements Callable<ExitCode> {
         }
     }
 
-    /** The master is down: change the files; its next start makes a new session key anyway. */
-    private List<?> viaStore(KeyStore store, String fun, String match) {
-        KeyAdmin admin = new KeyAdmin(store, new EventBus(), () -> {});
+    /**
+     * The master is down: change the files, as its next start makes a new session key anyway; or, for a master
+     * of a cluster, change the cluster's table and do what a master does on a revoked key, since the other
+     * masters keep serving: a new session key for all, and the minion's shared grains forgotten.
+     */
+    private List<?> viaStore(MinionKeys store, String fun, String match) {
+        ClusterState.KeyTool c = cluster;
+        KeyAdmin admin = c == null ? new KeyAdmin(store, new EventBus(), () -> {})
+                : new KeyAdmin(store, new EventBus(), () -> c.rotateSessionKey("a minion key was deleted or rejected with jsalt-key"),
+                        c::forget);
         return switch (fun) {
             case "key.accept" -> admin.accept(match, includeRejected, includeDenied);
             case "key.reject" -> admin.reject(match, includeAccepted, includeDenied);
             default -> admin.delete(match);
         };
+    }
+
+    /**
+     * The master's keys: its pki folder, or for a master of a cluster ({@code cluster_id}) the cluster's table,
+     * which needs the master key (accepted keys are signed with it) and the database.
+     */
+    private MinionKeys keyStore(MasterConfig config) {
+        if (!ClusterState.configured(config)) {
+            return new KeyStore(config.pkiDir());
+        }
+        Path pem = config.pkiDir().resolve("master.pem");
+        if (!Files.isRegularFile(pem)) {
+            throw new CliException(ExitCode.USAGE, "cluster_id is set: the cluster's keys need the master key " + pem);
+        }
+        try {
+            cluster = ClusterState.keyToolFor(config, RsaKeys.readKeyPair(pem)).orElseThrow();
+            return cluster.keys();
+        } catch (ClusterException | IllegalArgumentException e) {
+            throw new CliException(ExitCode.UNAVAILABLE, e.getMessage());
+        }
     }
 
     private boolean confirm(boolean yesByDefault) throws IOException {
@@ -231,7 +275,7 @@ public final class KeyCommand implements Callable<ExitCode> {
         }
     }
 
-    private ExitCode fingerprints(MasterConfig config, KeyStore store, String match) throws IOException {
+    private ExitCode fingerprints(MasterConfig config, MinionKeys store, String match) throws IOException {
         Map<String, Object> prints = new KeyAdmin(store, new EventBus(), () -> {}).finger(match);
         Map<String, Object> local = new LinkedHashMap<>();
         for (String f : List.of("master.pem", "master.pub")) {

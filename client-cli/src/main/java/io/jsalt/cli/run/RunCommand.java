@@ -8,7 +8,10 @@ import io.jsalt.cli.MasterConnection;
 import io.jsalt.cli.ToolRunner;
 import io.jsalt.cli.VersionsReportOption;
 import io.jsalt.cli.jsalt.ArgParser;
+import io.jsalt.cli.output.HighstateOutputter;
+import io.jsalt.cli.output.Palette;
 import io.jsalt.config.MasterConfig;
+import io.jsalt.config.StateOutputSettings;
 import io.jsalt.transport.codec.WireException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,7 +44,8 @@ public final class RunCommand implements Callable<ExitCode> {
             + "(default: the master's timeout, or the call's timeout=N, + gather_job_timeout + " + SLACK_SECONDS + ").")
     Integer timeout;
 
-    @Option(names = "--out", description = "Output format: nested (default), json, yaml, txt, raw, quiet.", defaultValue = "nested")
+    @Option(names = "--out", description = "Output format: nested (default, or the one the runner names: highstate for "
+            + "jobs.lookup_jid of a state run), json, yaml, txt, raw, quiet.")
     String out;
 
     @Option(names = "--out-indent", description = "Spaces per level for --out json (default: ${DEFAULT-VALUE}; 0: one line).",
@@ -93,6 +97,9 @@ public final class RunCommand implements Callable<ExitCode> {
             return SupervisorWatch.from(request).run(stdout, configDir, "json".equals(out));
         }
         MasterConfig config = ConfigLoader.master(configDir);
+        StateOutputSettings states = config.stateOutput();
+        output.highstate(new HighstateOutputter(Palette.NONE, new HighstateOutputter.Options(states.stateOutput(),
+                states.showsUnchanged(), states.stateOutputProfile())));
         // manage.status timeout=60 makes the master wait that long before it answers
         long runnerTimeout = request.kwarg().get("timeout") instanceof Number n ? Math.max(0, n.longValue()) : config.timeout();
         Duration wait = Duration.ofSeconds(timeout != null ? timeout : runnerTimeout + config.gatherJobTimeout() + SLACK_SECONDS);

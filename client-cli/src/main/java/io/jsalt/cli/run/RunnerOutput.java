@@ -22,16 +22,39 @@ final class RunnerOutput {
     private final String name;
     private final int indent;
     private final Outputter outputter;
+    private final boolean chosen;
+    private Outputter highstate = Outputter.named("highstate", 4);
 
-    /** @throws IllegalArgumentException for an unknown outputter name */
+    /**
+     * @param name the outputter asked for with --out; null for the default (nested, unless the runner names one)
+     * @throws IllegalArgumentException for an unknown outputter name
+     */
     RunnerOutput(String name, int indent) {
-        this.name = name;
+        this.chosen = name != null;
+        this.name = chosen ? name : "nested";
         this.indent = indent;
-        this.outputter = Outputter.named(name, indent);
+        this.outputter = Outputter.named(this.name, indent);
+    }
+
+    /** The highstate outputter to use when a runner names it (built with the master's state_output keys). */
+    void highstate(Outputter configured) {
+        this.highstate = configured;
     }
 
     @SuppressWarnings("unchecked")
     void print(PrintStream out, Object ret) {
+        // Salt's runner convention (jobs.lookup_jid of a state run): {outputter: X, data: Y} prints Y with X,
+        // unless --out chose another; either way the wrapper itself is not printed
+        if (ret instanceof Map<?, ?> wrapped && wrapped.size() == 2 && wrapped.get("outputter") instanceof String named
+                && wrapped.get("data") instanceof Map<?, ?> data && data.keySet().stream().allMatch(k -> k instanceof String)) {
+            if (!chosen) {
+                Outputter by = "highstate".equals(named) ? highstate : namedOrNested(named);
+                by.all(out, (Map<String, Object>) data);
+                out.flush();
+                return;
+            }
+            ret = data;
+        }
         if (ret instanceof Map<?, ?> map && map.keySet().stream().allMatch(k -> k instanceof String)) {
             outputter.all(out, (Map<String, Object>) map);
             return;
@@ -47,6 +70,14 @@ final class RunnerOutput {
             default -> captured(outputter, ret).lines().skip(1).map(RunnerOutput::dedent).forEach(out::println);
         }
         out.flush();
+    }
+
+    private Outputter namedOrNested(String named) {
+        try {
+            return Outputter.named(named, indent);
+        } catch (IllegalArgumentException e) {
+            return outputter; // an outputter jsalt does not have: the default one, as Salt falls back to nested
+        }
     }
 
     /** Python's repr of the value, from raw's {@code {'_': <repr>}}. */

@@ -100,6 +100,30 @@ class CallCommandTest {
     }
 
     @Test
+    void theMinionConfigsStateOutputKeysAreTheDefaultsAndTheFlagsOverrideThem() throws IOException {
+        Files.writeString(minionConf.resolve("minion"), Files.readString(minionConf.resolve("minion"))
+                + "state_output: terse\nstate_verbose: False\nstate_output_profile: False\n");
+
+        Console.Run quiet = call("--local", "state.single", "test.succeed_without_changes", "name=demo");
+        Console.Run terse = call("--local", "state.single", "test.succeed_with_changes", "name=demo");
+        Console.Run full = call("--local", "--state-output", "full", "--state-verbose", "True", "state.single",
+                "test.succeed_without_changes", "name=demo");
+
+        // state_verbose False: the unchanged state is left out, only the summary remains
+        assertThat(quiet.stdout()).as(quiet.toString()).doesNotContain("Name: demo").contains("Summary for local");
+        // terse, and without state_output_profile no Started or Duration
+        assertThat(terse.stdout()).startsWith("local:\n  Name: demo - Function: test.succeed_with_changes - Result: Changed\n")
+                .doesNotContain("Started").doesNotContain("Total run time");
+        assertThat(full.stdout()).contains("          ID: demo\n    Function: test.succeed_without_changes\n");
+
+        Files.writeString(minionConf.resolve("minion"), Files.readString(minionConf.resolve("minion"))
+                .replace("state_output: terse", "state_output: filter"));
+        Console.Run bad = call("--local", "test.ping");
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.stderr()).contains("state_output").contains("full, terse, mixed, changes");
+    }
+
+    @Test
     void localGrainsIncludeTheConfigsGrainsAndTheId() {
         Console.Run r = call("--local", "--out", "json", "grains.item", "id", "role");
 

@@ -48,6 +48,26 @@ class RunnerOutputTest {
     }
 
     @Test
+    void aRunnerThatNamesTheHighstateOutputterIsPrintedWithItUnlessOutChoseAnother() {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("__id__", "motd");
+        state.put("__run_num__", 0);
+        state.put("name", "motd");
+        state.put("result", true);
+        state.put("changes", Map.of());
+        state.put("comment", "Success!");
+        state.put("start_time", "01:02:03.000004");
+        state.put("duration", 0.5);
+        Map<String, Object> lookedUp = Map.of("outputter", "highstate", "data",
+                Map.of("web1", Map.of("test_|-motd_|-motd_|-nop", state)));
+
+        assertThat(print(null, lookedUp)).startsWith("web1:\n----------\n          ID: motd\n    Function: test.nop\n")
+                .contains("Summary for web1\n");
+        // --out json prints the data alone, as salt-run does
+        assertThat(print("json", lookedUp)).startsWith("{\n    \"web1\": {\n        \"test_|-motd_|-motd_|-nop\": {");
+    }
+
+    @Test
     void anUnknownOutputterIsRefusedUpFront() {
         assertThatThrownBy(() -> new RunnerOutput("fancy", 4)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("fancy");

@@ -70,7 +70,7 @@ class RestApiShapesVsSaltApiTest {
 
     private static List<String> apiConfig(int port, Path users) {
         return List.of("auto_accept: True", "rest_cherrypy:", "  port: " + port, "  host: 127.0.0.1", "  disable_ssl: True",
-                "netapi_enable_clients: [local, local_async, runner, wheel]",
+                "netapi_enable_clients: [local, local_async, local_batch, runner, runner_async, wheel]",
                 "external_auth:", "  file:", "    ^filename: " + users, "    thatch:", "      - test.*", "      - '@runner'",
                 "      - '@wheel'");
     }
@@ -98,7 +98,9 @@ class RestApiShapesVsSaltApiTest {
                 "{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}",
                 "{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.echo\",\"arg\":[\"hi\"],\"full_return\":true}",
                 "{\"client\":\"local_async\",\"tgt\":\"*\",\"fun\":\"test.ping\"}",
+                "{\"client\":\"local_batch\",\"tgt\":\"*\",\"fun\":\"test.echo\",\"arg\":[\"hi\"],\"batch\":1}",
                 "{\"client\":\"runner\",\"fun\":\"manage.present\"}",
+                "{\"client\":\"runner_async\",\"fun\":\"manage.present\"}",
                 "{\"client\":\"wheel\",\"fun\":\"key.list_all\"}")) {
             HttpResponse<String> salt = lowstate(saltApi, s, "[" + chunk + "]");
             HttpResponse<String> jsalt = lowstate(jsaltApi, j, "[" + chunk + "]");

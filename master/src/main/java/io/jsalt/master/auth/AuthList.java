@@ -18,7 +18,8 @@ import java.util.regex.PatternSyntaxException;
  * <p>Pure: it resolves targets through the function it is given, so the API and the master can both use it.
  * Stricter than Salt in two places, on purpose: a function regex must match the whole name (Salt's
  * {@code re.match} only anchors the start, so {@code test.ping} also allows {@code test.ping_evil}), and a
- * target that matches no minion is never allowed (the empty-set case of CVE-2022-22941).
+ * target that matches no minion is never allowed (the empty-set case of CVE-2022-22941). A function entry may
+ * carry argument conditions ({@code {cmd.run: {args: ['ls .*']}}}), checked by {@link ArgConditions}.
  */
 public final class AuthList {
     private final List<Object> entries;
@@ -40,6 +41,14 @@ public final class AuthList {
      * target (as a compound expression) to minion ids. An empty {@code targeted} is always refused.
      */
     public boolean allowsPublish(String fun, Set<String> targeted, BiFunction<String, String, Set<String>> expand) {
+        return allowsPublish(fun, ArgConditions.NONE, targeted, expand);
+    }
+
+    /**
+     * Whether {@code fun} with arguments {@code args} may run on exactly the minions {@code targeted}; an entry
+     * {@code {fun: {args, kwargs}}} in a target's list allows only calls whose arguments satisfy it.
+     */
+    public boolean allowsPublish(String fun, ArgConditions args, Set<String> targeted, BiFunction<String, String, Set<String>> expand) {
         if (targeted.isEmpty()) {
             return false;
         }
@@ -50,7 +59,7 @@ public final class AuthList {
             if (entry instanceof Map<?, ?> map && map.size() == 1) {
                 Map.Entry<?, ?> only = map.entrySet().iterator().next();
                 String validTarget = String.valueOf(only.getKey());
-                if (validTarget.startsWith("@") || !anyMatches(only.getValue(), fun)) {
+                if (validTarget.startsWith("@") || !anyMatches(only.getValue(), fun, args)) {
                     continue;
                 }
                 Set<String> allowed = expand.apply(validTarget, "compound");
@@ -62,8 +71,18 @@ public final class AuthList {
         return false;
     }
 
+    /** jsalt's {@code @events} right: the whole event bus on {@code GET /events}, not only the user's own jobs. */
+    public boolean allowsAllEvents() {
+        return entries.contains("@events");
+    }
+
     /** Whether {@code fun} of kind {@code form} ({@code runner} or {@code wheel}) is allowed (Salt's spec_check). */
     public boolean allowsSpecial(String form, String fun) {
+        return allowsSpecial(form, fun, ArgConditions.NONE);
+    }
+
+    /** As {@link #allowsSpecial(String, String)}, with the call's {@code arg}/{@code kwarg} checked against argument conditions. */
+    public boolean allowsSpecial(String form, String fun, ArgConditions args) {
         String module = fun.contains(".") ? fun.substring(0, fun.indexOf('.')) : fun;
         for (Object entry : entries) {
             if (entry instanceof String s && s.startsWith("@")) {
@@ -80,10 +99,10 @@ public final class AuthList {
                 }
                 String name = key.substring(1);
                 // {"@jobs": ["list_jobs"]} names functions of that module; {"@runner": ["jobs.*"]} whole names
-                if (name.equals(module) && anyMatches(only.getValue(), fun.substring(Math.min(fun.length(), module.length() + 1)))) {
+                if (name.equals(module) && anyMatches(only.getValue(), fun.substring(Math.min(fun.length(), module.length() + 1)), args)) {
                     return true;
                 }
-                if ((name.equals(form) || name.equals(form + "s")) && anyMatches(only.getValue(), fun)) {
+                if ((name.equals(form) || name.equals(form + "s")) && anyMatches(only.getValue(), fun, args)) {
                     return true;
                 }
             }
@@ -91,13 +110,19 @@ public final class AuthList {
         return false;
     }
 
-    private static boolean anyMatches(Object regexes, String fun) {
-        if (regexes instanceof String one) {
-            return matches(one, fun);
-        }
-        if (regexes instanceof List<?> list) {
-            // Salt also accepts {fun: {args, kwargs}} conditions; jsalt does not check arguments yet, so refuse them
-            return list.stream().anyMatch(r -> r instanceof String s && matches(s, fun));
+    /** Salt's __fun_check: a function regex, or {@code {regex: conditions}} that also needs the arguments to pass. */
+    private static boolean anyMatches(Object regexes, String fun, ArgConditions args) {
+        List<?> list = regexes instanceof List<?> l ? l : java.util.Collections.singletonList(regexes);
+        for (Object cond : list) {
+            if (cond instanceof String one && matches(one, fun)) {
+                return true;
+            }
+            if (cond instanceof Map<?, ?> withArgs && withArgs.size() == 1) {
+                Map.Entry<?, ?> only = withArgs.entrySet().iterator().next();
+                if (matches(String.valueOf(only.getKey()), fun) && args.satisfy(only.getValue())) {
+                    return true;
+                }
+            }
         }
         return false;
     }

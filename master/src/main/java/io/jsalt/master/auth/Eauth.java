@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
  * Who an eauth request speaks for, as Salt's {@code LoadAuth}: a token made by {@link #login} (Salt's
  * {@code mk_token}) or inline credentials ({@code eauth}, {@code username}, {@code password}). The rights
  * come from {@code external_auth} as it is now, not as it was at login, and a token dies with its user:
- * when the backend is no longer configured or the users file no longer names them, the token is deleted.
- * Only the {@code file} backend exists; any other name is refused like a wrong password.
+ * when the backend is no longer configured or no longer knows them, the token is deleted. Backends:
+ * {@code file}, {@code pam}, {@code ldap}; any other name is refused like a wrong password. The groups a
+ * backend reports at login (kept in the token) fill the {@code group%} entries.
  */
 public final class Eauth {
     private static final Logger log = LoggerFactory.getLogger(Eauth.class);
@@ -24,10 +25,16 @@ public final class Eauth {
 
     private final EauthSettings settings;
     private final TokenFiles tokens;
+    private final LoginLimiter limiter;
 
     public Eauth(EauthSettings settings, TokenFiles tokens) {
+        this(settings, tokens, new LoginLimiter(java.time.Clock.systemUTC(), () -> settings.current().loginLimits()));
+    }
+
+    public Eauth(EauthSettings settings, TokenFiles tokens, LoginLimiter limiter) {
         this.settings = settings;
         this.tokens = tokens;
+        this.limiter = limiter;
     }
 
     /** Whether a load carries eauth credentials or a token (so it is an eauth request, not a root-key one). */
@@ -37,26 +44,32 @@ public final class Eauth {
 
     /** The caller a load's {@code token} or {@code eauth}/{@code username}/{@code password} names. */
     public Caller caller(Map<String, Object> creds) throws EauthException {
+        return caller(creds, null);
+    }
+
+    /** As {@link #caller(Map)}; {@code address}: where a password came from, when known (the login limit). */
+    public Caller caller(Map<String, Object> creds, String address) throws EauthException {
         if (creds.get("token") != null) {
             EauthToken token = token(creds.get("token")).orElseThrow(() -> new EauthException(BAD_TOKEN));
-            return new Caller(token.name(), token.eauth(), "token", rights(token.eauth(), token.name()));
+            return new Caller(token.name(), token.eauth(), "token", rights(token.eauth(), token.name(), token.groups()));
         }
         String eauth = text(creds.get("eauth"));
         String user = text(creds.get("username"));
-        if (!vouches(eauth, user, text(creds.get("password")))) {
-            throw new EauthException(BAD_CREDENTIALS);
-        }
-        return new Caller(user, eauth, "eauth", rights(eauth, user));
+        List<String> groups = checkPassword(eauth, user, text(creds.get("password")), address);
+        return new Caller(user, eauth, "eauth", rights(eauth, user, groups));
     }
 
     /** Salt's mk_token: a token for these credentials, or a refusal. */
     public EauthToken login(Map<String, Object> creds) throws EauthException {
+        return login(creds, null);
+    }
+
+    /** As {@link #login(Map)}; {@code address}: where the password came from, when known (the login limit). */
+    public EauthToken login(Map<String, Object> creds, String address) throws EauthException {
         String eauth = text(creds.get("eauth"));
         String user = text(creds.get("username"));
-        if (!vouches(eauth, user, text(creds.get("password")))) {
-            throw new EauthException(BAD_CREDENTIALS);
-        }
-        EauthToken token = tokens.create(user, eauth);
+        List<String> groups = checkPassword(eauth, user, text(creds.get("password")), address);
+        EauthToken token = tokens.create(user, eauth, groups);
         log.info("eauth login of {} through {}", Printable.quoted(user), eauth);
         return token;
     }
@@ -77,36 +90,51 @@ public final class Eauth {
         return tokens.revoke(value);
     }
 
-    /** The user's rights in the current external_auth. */
-    public AuthList rights(String eauth, String user) {
-        return settings.current().externalAuth().authList(eauth, user, List.of());
+    /** The user's rights in the current external_auth, with the entries of their groups. */
+    public AuthList rights(String eauth, String user, List<String> groups) {
+        return settings.current().externalAuth().authList(eauth, user, groups);
     }
 
-    private boolean vouches(String eauth, String user, String password) {
-        if (eauth == null || user == null || password == null) {
-            return false;
+    /** The backend's verdict (the user's groups), behind the login limit: past it, the password is not even looked at. */
+    private List<String> checkPassword(String eauth, String user, String password, String address) throws EauthException {
+        String name = user == null ? "" : user;
+        if (!limiter.allows(name, address)) {
+            log.warn("eauth refused without a password check: too many failed logins for {} or from {}", Printable.quoted(name),
+                    address == null ? "direct clients" : Printable.quoted(address));
+            throw new EauthException(LoginLimiter.TOO_MANY);
         }
-        return backend(eauth).map(b -> b.authenticate(user, password)).orElse(false);
+        Optional<List<String>> groups = eauth == null || user == null || password == null ? Optional.empty()
+                : backend(eauth).flatMap(b -> b.authenticate(user, password));
+        if (groups.isEmpty()) {
+            limiter.failed(name, address);
+            throw new EauthException(BAD_CREDENTIALS);
+        }
+        return groups.get();
     }
 
     private boolean stillExists(String eauth, String user) {
         return backend(eauth).map(b -> b.hasUser(user)).orElse(false);
     }
 
-    private Optional<FileEauth> backend(String eauth) {
-        ExternalAuth externalAuth = settings.current().externalAuth();
+    private Optional<EauthBackend> backend(String eauth) {
+        EauthSettings.Current current = settings.current();
+        ExternalAuth externalAuth = current.externalAuth();
         if (!externalAuth.enabled(eauth)) {
             log.warn("eauth refused: the eauth system {} is not enabled", Printable.quoted(eauth));
             return Optional.empty();
         }
-        if (!eauth.equals("file")) {
-            log.warn("eauth refused: the eauth system {} is not implemented (only file)", Printable.quoted(eauth));
-            return Optional.empty();
-        }
         try {
-            return Optional.of(new FileEauth(externalAuth.options("file")));
+            return switch (eauth) {
+                case "file" -> Optional.of(new FileEauth(externalAuth.options("file")));
+                case "pam" -> Optional.of(new PamEauth(current.backends().pamService()));
+                case "ldap" -> Optional.of(new LdapEauth(current.backends().ldap()));
+                default -> {
+                    log.warn("eauth refused: the eauth system {} is not implemented (file, pam, ldap)", Printable.quoted(eauth));
+                    yield Optional.empty();
+                }
+            };
         } catch (IllegalArgumentException e) {
-            log.error("external_auth:file is misconfigured: {}", e.getMessage());
+            log.error("external_auth:{} is misconfigured: {}", eauth, e.getMessage());
             return Optional.empty();
         }
     }

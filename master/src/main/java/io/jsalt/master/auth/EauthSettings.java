@@ -2,6 +2,7 @@ package io.jsalt.master.auth;
 
 import io.jsalt.config.ConfigException;
 import io.jsalt.config.ConfigFile;
+import io.jsalt.config.EauthBackendOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +22,15 @@ public final class EauthSettings {
     private static final Logger log = LoggerFactory.getLogger(EauthSettings.class);
     public static final long DEFAULT_TOKEN_EXPIRE = 43_200;
 
-    /** What one reading of the file gave. */
-    public record Current(ExternalAuth externalAuth, long tokenExpire) {
-        static final Current NONE = new Current(new ExternalAuth(Map.of()), DEFAULT_TOKEN_EXPIRE);
+    /**
+     * What one reading of the file gave. {@code eventsForAll}: {@code eauth_events: all}, every live token
+     * reads the whole event bus (salt-api's behaviour); by default ({@code own}) an eauth user sees the events
+     * of their own jobs, and the rest only with the {@code @events} right.
+     */
+    public record Current(ExternalAuth externalAuth, long tokenExpire, boolean eventsForAll, LoginLimiter.Limits loginLimits,
+            EauthBackendOptions backends) {
+        static final Current NONE = new Current(new ExternalAuth(Map.of()), DEFAULT_TOKEN_EXPIRE, false, LoginLimiter.Limits.DEFAULTS,
+                EauthBackendOptions.DEFAULTS);
     }
 
     private final Path file;
@@ -38,8 +45,13 @@ public final class EauthSettings {
 
     /** Fixed settings, for tests and embedded masters. */
     public static EauthSettings fixed(Map<String, Object> externalAuth, long tokenExpire) {
+        return fixed(externalAuth, tokenExpire, EauthBackendOptions.DEFAULTS);
+    }
+
+    /** Fixed settings with the backends' own options ({@code auth.pam.service}, {@code auth.ldap.*}). */
+    public static EauthSettings fixed(Map<String, Object> externalAuth, long tokenExpire, EauthBackendOptions backends) {
         EauthSettings s = new EauthSettings(null);
-        s.current = new Current(new ExternalAuth(externalAuth), tokenExpire);
+        s.current = new Current(new ExternalAuth(externalAuth), tokenExpire, false, LoginLimiter.Limits.DEFAULTS, backends);
         return s;
     }
 
@@ -65,11 +77,23 @@ public final class EauthSettings {
         return current;
     }
 
+    /** {@code eauth_events}: {@code own} (the default) or {@code all}. */
+    public static boolean eventsForAll(ConfigFile config) {
+        String value = config.string("eauth_events", "own");
+        if (!value.equals("own") && !value.equals("all")) {
+            throw config.refuse("eauth_events", "own or all");
+        }
+        return value.equals("all");
+    }
+
     private Current read() {
         try {
             ConfigFile config = ConfigFile.load(file);
             return new Current(new ExternalAuth(config.map("external_auth")),
-                    config.integer("token_expire", (int) DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE));
+                    config.integer("token_expire", (int) DEFAULT_TOKEN_EXPIRE, 1, Integer.MAX_VALUE), eventsForAll(config),
+                    new LoginLimiter.Limits(config.integer("eauth_login_failures", LoginLimiter.Limits.DEFAULTS.maxFailures(), 1, 1_000_000),
+                            config.integer("eauth_login_window", (int) LoginLimiter.Limits.DEFAULTS.windowSeconds(), 1, 86_400)),
+                    EauthBackendOptions.read(config));
         } catch (ConfigException | IllegalArgumentException e) {
             log.error("external_auth is unreadable, every eauth request is refused until it is fixed: {}", e.getMessage());
             return Current.NONE;

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 import org.slf4j.Logger;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * htpasswd lines may hold bcrypt ({@code $2y$}, {@code $2a$}, {@code $2b$}) or {@code {SHA}} hashes; other
  * kinds (apr1 MD5, crypt) are refused. The file is read on every login, so edits apply at once.
  */
-public final class FileEauth {
+public final class FileEauth implements EauthBackend {
     private static final Logger log = LoggerFactory.getLogger(FileEauth.class);
     private static final Pattern BCRYPT = Pattern.compile("^\\$2[aby]\\$\\d\\d\\$.{53}$");
 
@@ -59,7 +60,7 @@ public final class FileEauth {
     }
 
     /** Whether the file holds {@code user} with {@code password}; the first line naming the user decides, as in Salt. */
-    public boolean authenticate(String user, String password) {
+    public boolean matches(String user, String password) {
         String stored = storedPassword(user);
         if (stored == null) {
             return false;
@@ -67,7 +68,14 @@ public final class FileEauth {
         return filetype.equals("htpasswd") ? htpasswdMatches(stored, password) : textMatches(stored, password);
     }
 
+    /** The file knows no groups (Salt's file backend neither). */
+    @Override
+    public Optional<List<String>> authenticate(String user, String password) {
+        return password != null && !password.isEmpty() && matches(user, password) ? Optional.of(List.of()) : Optional.empty();
+    }
+
     /** Whether the file still names {@code user}: a user deleted from it loses their live tokens. */
+    @Override
     public boolean hasUser(String user) {
         return storedPassword(user) != null;
     }

@@ -13,6 +13,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
@@ -44,11 +45,16 @@ public final class TokenFiles {
 
     /** Salt's mk_token: a new token for {@code name} vouched for by {@code eauth}; expired files are swept first. */
     public EauthToken create(String name, String eauth) {
+        return create(name, eauth, List.of());
+    }
+
+    /** A new token for {@code name}, who belongs to {@code groups} as the backend said at login. */
+    public EauthToken create(String name, String eauth, List<String> groups) {
         sweepExpired();
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         double now = now();
-        EauthToken token = new EauthToken(HexFormat.of().formatHex(bytes), now, now + tokenExpireSeconds.getAsLong(), name, eauth);
+        EauthToken token = new EauthToken(HexFormat.of().formatHex(bytes), now, now + tokenExpireSeconds.getAsLong(), name, eauth, groups);
         try {
             Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Path tmp = Files.createTempFile(dir, ".tok-", ".tmp",

@@ -53,15 +53,27 @@ public final class MinionDataCache {
 
     private final Map<String, Known> known = new ConcurrentHashMap<>();
     private final Path dir;
+    /** Set for a master of a cluster: the grains are the cluster's, in its database. */
+    private final SharedMinionData shared;
 
     /** A cache held in memory only. */
     public MinionDataCache() {
         this.dir = null;
+        this.shared = null;
+    }
+
+    /** A cache of the grains every master of a cluster shares, loaded now. */
+    public MinionDataCache(SharedMinionData shared) {
+        this.dir = null;
+        this.shared = shared;
+        reloadAll();
+        log.info("minion data cache: grains of {} minion(s) shared by the cluster", known.size());
     }
 
     /** A cache kept under {@code cachedir/minions}, loaded now. */
     public MinionDataCache(Path cachedir) {
         this.dir = cachedir.resolve("minions");
+        this.shared = null;
         try {
             createPrivateDir(dir);
         } catch (IOException e) {
@@ -117,11 +129,58 @@ public final class MinionDataCache {
         }
         // Salt grains often hold None: keep nulls (Map.copyOf would refuse them)
         Known now = new Known(Collections.unmodifiableMap(new LinkedHashMap<>(minionGrains)), verified, verified ? stamp : null);
+        if (shared != null && !now.equals(before)) {
+            return writeShared(id, now);
+        }
         known.put(id, now);
         if (dir != null && !now.equals(before)) {
             write(id, now);
         }
         return true;
+    }
+
+    /**
+     * Into the cluster's database first; when it keeps grains from another master that these may not replace,
+     * those are taken instead. While it is away, they are kept here (this master targets by them) and logged.
+     */
+    private boolean writeShared(String id, Known now) {
+        try {
+            if (!shared.write(id, new SharedMinionData.Stored(now.grains(), now.verified(), now.stamp()))) {
+                log.warn("grains of {} refused: the cluster holds signed grains these may not replace", id);
+                reload(id);
+                return false;
+            }
+        } catch (RuntimeException e) {
+            log.warn("grains of {} kept on this master only: {}", id, e.getMessage());
+        }
+        known.put(id, now);
+        return true;
+    }
+
+    /** Another master changed the grains of {@code id}: read them again from the cluster's database. */
+    public synchronized void reload(String id) {
+        if (shared == null || !MinionId.isValid(id)) {
+            return;
+        }
+        shared.read(id).ifPresentOrElse(d -> known.put(id, known(d)), () -> known.remove(id));
+    }
+
+    /** Reads every minion's grains again from the cluster's database (after its notifications may have been missed). */
+    public synchronized void reloadAll() {
+        if (shared == null) {
+            return;
+        }
+        Map<String, SharedMinionData.Stored> all = shared.readAll();
+        known.keySet().retainAll(all.keySet());
+        all.forEach((id, d) -> {
+            if (MinionId.isValid(id)) {
+                known.put(id, known(d));
+            }
+        });
+    }
+
+    private static Known known(SharedMinionData.Stored d) {
+        return new Known(Collections.unmodifiableMap(new LinkedHashMap<>(d.grains())), d.verified(), d.verified() ? d.stamp() : null);
     }
 
     public Optional<Map<String, Object>> grains(String id) {
@@ -142,6 +201,13 @@ public final class MinionDataCache {
     /** Drops what is known of a minion whose key was deleted or rejected, on disk too. */
     public synchronized void forget(String id) {
         known.remove(id);
+        if (shared != null && MinionId.isValid(id)) {
+            try {
+                shared.remove(id);
+            } catch (RuntimeException e) {
+                log.warn("cannot remove the shared grains of {}: {}", id, e.getMessage());
+            }
+        }
         if (dir == null || !MinionId.isValid(id)) {
             return;
         }

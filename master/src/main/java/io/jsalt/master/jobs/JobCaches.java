@@ -19,10 +19,18 @@ public final class JobCaches {
     }
 
     public static JobCache open(MasterConfig config) {
+        return open(config, null);
+    }
+
+    /**
+     * As {@link #open(MasterConfig)}; with a database shared by several masters ({@code postgres}), {@code jids}
+     * (when given) are kept apart from the other masters' (a slot each, docs/multi-master.md).
+     */
+    public static JobCache open(MasterConfig config, Jids jids) {
         return switch (config.masterJobCache()) {
             case "memory" -> new MemoryJobCache();
             case "sqlite" -> SqliteJobCache.open(config.cachedir());
-            case "postgres" -> PostgresJobCache.open(config.postgres(), config.cachedir());
+            case "postgres" -> PostgresJobCache.open(config.postgres(), config.cachedir(), masterId(config), jids);
             default -> throw new IllegalArgumentException("unknown master_job_cache: " + config.masterJobCache());
         };
     }
@@ -56,7 +64,7 @@ public final class JobCaches {
     }
 
     /** As Salt names a master ({@code <host>_master}), with the request port, since masters may share a host. */
-    private static String masterId(MasterConfig config) {
+    public static String masterId(MasterConfig config) {
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();

@@ -18,16 +18,16 @@ import java.util.regex.Pattern;
  * the master knows of that minion (its cached grains) goes with its key.
  */
 public final class KeyAdmin {
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final EventBus events;
     private final Runnable onRevoke;
     private final Consumer<String> onForget;
 
-    public KeyAdmin(KeyStore keys, EventBus events, Runnable onRevoke) {
+    public KeyAdmin(MinionKeys keys, EventBus events, Runnable onRevoke) {
         this(keys, events, onRevoke, id -> { });
     }
 
-    public KeyAdmin(KeyStore keys, EventBus events, Runnable onRevoke, Consumer<String> onForget) {
+    public KeyAdmin(MinionKeys keys, EventBus events, Runnable onRevoke, Consumer<String> onForget) {
         this.keys = keys;
         this.events = events;
         this.onRevoke = onRevoke;

@@ -1,7 +1,6 @@
 package io.jsalt.master.keys;
 
 import io.jsalt.crypto.CryptoException;
-import io.jsalt.crypto.Fingerprint;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.transport.message.MinionId;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PublicKey;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +25,7 @@ import java.util.stream.Stream;
  * minion id. Every change is an atomic rename, so a crash never leaves a half-written key, and the master
  * and {@code jsalt-key} can work on it at the same time. Every path comes from {@link MinionId#resolveIn}.
  */
-public final class KeyStore {
+public final class KeyStore implements MinionKeys {
     private static final int MAX_PARSED_KEYS = 100_000;
     private static final String FILE_IDENTITY = "unix:ino,size,ctime";
     private final Path pkiDir;
@@ -49,11 +47,12 @@ public final class KeyStore {
         }
     }
 
+    @Override
     public Path pkiDir() {
         return pkiDir;
     }
 
-    /** The state of an id's key, checked in Salt's order: accepted, pending, rejected, denied. */
+    @Override
     public Optional<KeyState> stateOf(String id) {
         for (KeyState s : KeyState.values()) {
             if (Files.isRegularFile(file(s, id))) {
@@ -63,14 +62,12 @@ public final class KeyStore {
         return Optional.empty();
     }
 
-    /** An id's key as read in one pass: its state and the PEM that was in that state's folder. */
-    public record StoredKey(KeyState state, String pem) {}
-
     /**
      * The state and key of an id, read together so a concurrent accept/reject (an atomic rename
      * between folders) cannot pair one state with another's file. A key caught mid-rename is looked
      * for once more before the id counts as unknown.
      */
+    @Override
     public Optional<StoredKey> lookup(String id) {
         for (int pass = 0; pass < 2; pass++) {
             for (KeyState s : KeyState.values()) {
@@ -83,6 +80,7 @@ public final class KeyStore {
         return Optional.empty();
     }
 
+    @Override
     public Optional<String> pem(KeyState state, String id) {
         Path f = file(state, id);
         try {
@@ -100,6 +98,7 @@ public final class KeyStore {
      * call instead of a read and a parse. "The same" is inode, size and ctime, which every write, rename
      * and attribute change moves and no user-space call can set back (mtime can be, by cp -p or touch).
      */
+    @Override
     public Optional<PublicKey> acceptedKey(String id) {
         Path f = file(KeyState.ACCEPTED, id);
         Map<String, Object> identity;
@@ -130,11 +129,23 @@ public final class KeyStore {
     /** A parsed key and the identity of the file it was read from, taken before the read. */
     private record ParsedKey(Map<String, Object> identity, PublicKey key) {}
 
+    @Override
     public void store(KeyState state, String id, String pem) {
         writeAtomically(file(state, id), pem);
     }
 
-    /** Moves a key between states; false when it was not in {@code from}. */
+    /** One master owns this folder, so looking and then writing is enough here (jsalt-key changes go through it). */
+    @Override
+    public boolean storeIfNew(KeyState state, String id, String pem) {
+        Optional<KeyState> now = stateOf(id);
+        if (now.isPresent() && now.get() != KeyState.DENIED) {
+            return false;
+        }
+        store(state, id, pem);
+        return true;
+    }
+
+    @Override
     public boolean move(String id, KeyState from, KeyState to) {
         Path src = file(from, id);
         if (!Files.isRegularFile(src)) {
@@ -150,12 +161,13 @@ public final class KeyStore {
         }
     }
 
-    /** Which accepted minions have proved they sign; a pin goes when the key is deleted. */
+    @Override
     public SigningPins signingPins() {
         return signingPins;
     }
 
     /** Removes every key file of the id, in every state, and its signing pin; returns the states it was in. */
+    @Override
     public List<KeyState> delete(String id) {
         signingPins.drop(id);
         List<KeyState> removed = new ArrayList<>();
@@ -171,6 +183,7 @@ public final class KeyStore {
         return removed;
     }
 
+    @Override
     public List<String> list(KeyState state) {
         try (Stream<Path> files = Files.list(pkiDir.resolve(state.folder()))) {
             return files.filter(Files::isRegularFile)
@@ -181,18 +194,6 @@ public final class KeyStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + state.folder(), e);
         }
-    }
-
-    public Map<KeyState, List<String>> listAll() {
-        Map<KeyState, List<String>> all = new EnumMap<>(KeyState.class);
-        for (KeyState s : KeyState.values()) {
-            all.put(s, list(s));
-        }
-        return all;
-    }
-
-    public Optional<String> fingerprint(KeyState state, String id) {
-        return pem(state, id).map(Fingerprint::sha256);
     }
 
     private Path file(KeyState state, String id) {

@@ -26,12 +26,34 @@ public final class SigningPins {
     static final String FOLDER = "minions_signing";
     private static final int MAX_REMEMBERED = 100_000;
 
+    /** Pins kept with the keys of a cluster, shared by its masters, instead of in files. */
+    public interface Shared {
+        /** True when {@code id}'s accepted key is the one of {@code keyDigest} and has signed. */
+        boolean pinned(String id, String keyDigest);
+
+        /** Pins {@code id} to its accepted key of {@code keyDigest}; true when it was not pinned before. */
+        boolean pin(String id, String keyDigest);
+    }
+
     private final Path dir;
     /** The pin file's content per id, as last read or written; an empty value: no file. */
     private final Map<String, Optional<String>> known = new ConcurrentHashMap<>();
+    /** Set for a cluster's keys: the pins are theirs, and go with a key's removal. */
+    private final Shared shared;
 
     SigningPins(Path pkiDir) {
         this.dir = pkiDir.resolve(FOLDER);
+        this.shared = null;
+    }
+
+    private SigningPins(Shared shared) {
+        this.dir = null;
+        this.shared = shared;
+    }
+
+    /** Pins kept by {@code shared} (a cluster's key table), so a minion pinned on one master is pinned on all. */
+    public static SigningPins sharedBy(Shared shared) {
+        return new SigningPins(shared);
     }
 
     Path dir() {
@@ -40,12 +62,18 @@ public final class SigningPins {
 
     /** True when {@code id} has signed with {@code key}, the key now accepted for it. */
     public boolean pinned(String id, PublicKey key) {
+        if (shared != null) {
+            return shared.pinned(id, digestOf(key));
+        }
         return stored(id).map(digestOf(key)::equals).orElse(false);
     }
 
     /** Pins {@code id} to {@code key}; true when it was not pinned to it before. */
     public boolean pin(String id, PublicKey key) {
         String digest = digestOf(key);
+        if (shared != null) {
+            return shared.pin(id, digest);
+        }
         if (stored(id).map(digest::equals).orElse(false)) {
             return false;
         }
@@ -56,6 +84,9 @@ public final class SigningPins {
 
     /** Forgets the pin of {@code id} (its key was deleted). */
     public void drop(String id) {
+        if (shared != null) {
+            return; // a shared pin lives on the key's row, and goes with it
+        }
         try {
             Files.deleteIfExists(MinionId.resolveIn(dir, id));
         } catch (IOException e) {
@@ -90,7 +121,8 @@ public final class SigningPins {
         known.put(id, value);
     }
 
-    private static String digestOf(PublicKey key) {
+    /** The SHA-256 of a key's encoding, in hex: what a pin names. */
+    public static String digestOf(PublicKey key) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key.getEncoded()));
         } catch (NoSuchAlgorithmException e) {

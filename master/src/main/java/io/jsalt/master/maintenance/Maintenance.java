@@ -97,7 +97,7 @@ public final class Maintenance implements Service {
     void runRound(long now) {
         MasterConfig c = config.get();
         if (now - rotatedAt >= seconds(c.publishSession())) {
-            sessionKey.rotate("publish_session of " + c.publishSession() + " s elapsed");
+            sessionKey.rotateScheduled(java.time.Duration.ofSeconds(c.publishSession()), "publish_session of " + c.publishSession() + " s elapsed");
             rotatedAt = now;
         }
         if (c.keepJobsSeconds() > 0) {

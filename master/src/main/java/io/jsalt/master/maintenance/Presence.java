@@ -3,7 +3,7 @@ package io.jsalt.master.maintenance;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyState;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.transport.message.Topics;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class Presence implements Consumer<MasterConfig> {
     private static final Logger log = LoggerFactory.getLogger(Presence.class);
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final Supplier<Set<String>> subscribedTopics;
     private final SignIns signIns;
     private final EventBus events;
@@ -40,7 +40,7 @@ public final class Presence implements Consumer<MasterConfig> {
      * @param signIns          which minions signed in to this master process and were not seen gone since: the
      *                         publish port takes anyone's subscription, so a subscribed topic alone is no proof
      */
-    public Presence(KeyStore keys, Supplier<Set<String>> subscribedTopics, SignIns signIns, EventBus events) {
+    public Presence(MinionKeys keys, Supplier<Set<String>> subscribedTopics, SignIns signIns, EventBus events) {
         this.signIns = signIns;
         this.keys = keys;
         this.subscribedTopics = subscribedTopics;
@@ -62,7 +62,8 @@ public final class Presence implements Consumer<MasterConfig> {
         }
     }
 
-    private void round() {
+    /** The minions present on this master now: accepted, signed in and not seen gone since, subscribed to their topic. */
+    public Set<String> presentNow() {
         Set<String> topics = subscribedTopics.get();
         Set<String> present = new TreeSet<>();
         for (String id : keys.list(KeyState.ACCEPTED)) {
@@ -70,6 +71,11 @@ public final class Presence implements Consumer<MasterConfig> {
                 present.add(id);
             }
         }
+        return present;
+    }
+
+    private void round() {
+        Set<String> present = presentNow();
         List<String> gained = present.stream().filter(id -> !last.contains(id)).toList();
         List<String> lost = last.stream().filter(id -> !present.contains(id)).sorted().toList();
         lost.forEach(signIns::seenGone);

@@ -5,7 +5,7 @@ import io.jsalt.crypto.Rsa;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyState;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.keys.PendingKeyLimit;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.session.SignIns;
@@ -46,7 +46,7 @@ public final class AuthHandler implements ClearCommand {
         }
     }
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final KeyPair masterKey;
     private final String masterPem;
     private final SessionKey sessionKey;
@@ -61,13 +61,13 @@ public final class AuthHandler implements ClearCommand {
 
     private final SignIns signIns;
 
-    public AuthHandler(KeyStore keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
+    public AuthHandler(MinionKeys keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
             java.util.function.Supplier<Policy> policy, int publishPort) {
         this(keys, masterKey, sessionKey, events, policy, publishPort, new SignIns());
     }
 
     /** @param signIns told of every accepted sign-in (start events and presence read it) */
-    public AuthHandler(KeyStore keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
+    public AuthHandler(MinionKeys keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
             java.util.function.Supplier<Policy> policy, int publishPort, SignIns signIns) {
         this.signIns = signIns;
         this.keys = keys;
@@ -104,8 +104,8 @@ public final class AuthHandler implements ClearCommand {
         }
         String pem = RsaKeys.publicKeyPem(minionPub);
         Policy p = policy.get();
-        Optional<KeyStore.StoredKey> stored = keys.lookup(id);
-        KeyState state = stored.map(KeyStore.StoredKey::state).orElse(null);
+        Optional<MinionKeys.StoredKey> stored = keys.lookup(id);
+        KeyState state = stored.map(MinionKeys.StoredKey::state).orElse(null);
         if (p.maxMinions() > 0 && state != KeyState.ACCEPTED && keys.list(KeyState.ACCEPTED).size() >= p.maxMinions()) {
             fire(id, "full", false, pem);
             return AuthReply.of(Outcome.FULL, req.nonce());
@@ -130,14 +130,18 @@ public final class AuthHandler implements ClearCommand {
                 return accept(req, minionPub, pem);
             }
             if (p.autoAccept()) {
-                keys.move(id, KeyState.PENDING, KeyState.ACCEPTED);
+                if (!keys.move(id, KeyState.PENDING, KeyState.ACCEPTED)) {
+                    return changedMeanwhile(id, req);
+                }
                 return accept(req, minionPub, pem);
             }
             fire(id, "pend", true, pem);
             return AuthReply.of(Outcome.PENDING, req.nonce());
         }
         if (p.autoAccept()) {
-            keys.store(KeyState.ACCEPTED, id, pem);
+            if (!keys.storeIfNew(KeyState.ACCEPTED, id, pem)) {
+                return changedMeanwhile(id, req);
+            }
             log.info("key of {} auto-accepted", id);
             return accept(req, minionPub, pem);
         }
@@ -150,9 +154,20 @@ public final class AuthHandler implements ClearCommand {
                     : "more than pending_keys_per_minute (" + p.pendingKeysPerMinute() + ") new keys this minute");
             return AuthReply.of(Outcome.PENDING, req.nonce());
         }
-        keys.store(KeyState.PENDING, id, pem);
+        if (!keys.storeIfNew(KeyState.PENDING, id, pem)) {
+            return changedMeanwhile(id, req);
+        }
         log.info("new key from {} is pending acceptance", id);
         fire(id, "pend", true, pem);
+        return AuthReply.of(Outcome.PENDING, req.nonce());
+    }
+
+    /**
+     * The key's state changed between the look and the write (another master of a cluster saw the same new
+     * minion, or an operator acted): nothing is written, and the minion asks again and meets the new state.
+     */
+    private static AuthReply changedMeanwhile(String id, AuthRequest req) {
+        log.info("sign-in of {}: its key changed state meanwhile; it is asked to try again", id);
         return AuthReply.of(Outcome.PENDING, req.nonce());
     }
 

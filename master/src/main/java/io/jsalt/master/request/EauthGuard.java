@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import io.jsalt.master.auth.ArgConditions;
 import io.jsalt.master.auth.Eauth;
 import io.jsalt.master.auth.EauthException;
 import io.jsalt.master.targeting.TargetResolver;
@@ -67,7 +68,7 @@ public final class EauthGuard implements ClearCommand {
         }
         Eauth.Caller caller;
         try {
-            caller = eauth.caller(creds);
+            caller = eauth.caller(creds, SourceAddress.of(load, clientKey));
         } catch (EauthException e) {
             log.warn("{} refused: {}", kind, e.getMessage());
             return SaltPack.pack(RequestDispatcher.error(e.getMessage()));
@@ -84,7 +85,7 @@ public final class EauthGuard implements ClearCommand {
             log.warn("publish by {} refused: invalid target: {}", Printable.quoted(caller.name()), Printable.reason(e));
             return SaltPack.pack(RequestDispatcher.error("Invalid target: " + e.getMessage()));
         }
-        if (!caller.perms().allowsPublish(req.fun(), new LinkedHashSet<>(targeted), this::expand)) {
+        if (!caller.perms().allowsPublish(req.fun(), ArgConditions.ofPublish(req.arg()), new LinkedHashSet<>(targeted), this::expand)) {
             log.warn("publish of {} by {} ({}) refused: outside their rights, or no minion targeted",
                     Printable.quoted(req.fun()), Printable.quoted(caller.name()), caller.eauth());
             return SaltPack.pack(RequestDispatcher.error(DENIED));
@@ -100,7 +101,7 @@ public final class EauthGuard implements ClearCommand {
 
     private byte[] special(Map<String, Object> load, Eauth.Caller caller) {
         String fun = Wire.string(load, "fun");
-        if (!caller.perms().allowsSpecial(kind, fun)) {
+        if (!caller.perms().allowsSpecial(kind, fun, specialArgs(load))) {
             log.warn("{} {} by {} ({}) refused: outside their rights", kind, Printable.quoted(fun), Printable.quoted(caller.name()),
                     caller.eauth());
             // Salt's runner and wheel clients word it so
@@ -109,10 +110,25 @@ public final class EauthGuard implements ClearCommand {
         }
         Map<String, Object> checked = new LinkedHashMap<>(load);
         CREDENTIALS.forEach(checked::remove);
+        checked.remove(SourceAddress.FIELD);
         checked.put("key", clientKey.value());
         checked.put("user", caller.name());
         log.info("{} {} by {} ({}) allowed", kind, fun, Printable.quoted(caller.name()), caller.eauth());
         return inner.handle(checked);
+    }
+
+    /**
+     * The arguments an argument condition sees: a runner's {@code arg} and {@code kwarg}; for a wheel call,
+     * whose arguments travel as top-level keys ({@code match}, {@code id_}, ...), those keys as keyword arguments.
+     */
+    private ArgConditions specialArgs(Map<String, Object> load) {
+        if (kind.equals("runner")) {
+            return ArgConditions.of(load.get("arg"), load.get("kwarg"));
+        }
+        Map<String, Object> kwargs = new LinkedHashMap<>(load);
+        List.of("cmd", "fun", "key", "user", "arg", "kwarg", SourceAddress.FIELD).forEach(kwargs::remove);
+        CREDENTIALS.forEach(kwargs::remove);
+        return ArgConditions.of(load.get("arg"), kwargs);
     }
 
     /** An ACL's own target, resolved now; one that cannot be matched allows nothing. */

@@ -4,7 +4,7 @@ import io.jsalt.transport.codec.Printable;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.crypto.Rsa;
 import io.jsalt.master.events.EventBus;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.session.SignIns;
 import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.message.MinionEvent;
@@ -30,7 +30,7 @@ public final class MinionEventHandler implements AesCommand {
     public static final String SUPERVISOR_PREFIX = "jsalt/supervisor/";
     private static final byte[] TOKEN_PLAINTEXT = "salt".getBytes(StandardCharsets.US_ASCII);
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final EventBus events;
     private final MinionTrust trust;
 
@@ -40,7 +40,7 @@ public final class MinionEventHandler implements AesCommand {
      * @param trust   told of each minion's start event (its sign-in's last step); null: nobody is told
      * @param signIns whose sign-ins let each start event fire once (a replayed start event is dropped)
      */
-    public MinionEventHandler(KeyStore keys, EventBus events, MinionTrust trust, SignIns signIns) {
+    public MinionEventHandler(MinionKeys keys, EventBus events, MinionTrust trust, SignIns signIns) {
         this.keys = keys;
         this.events = events;
         this.trust = trust;

@@ -1,6 +1,6 @@
 package io.jsalt.master.request;
 
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.keys.SigningPins;
 import io.jsalt.transport.message.MinionSignature;
 import java.security.PublicKey;
@@ -38,12 +38,12 @@ public final class MinionTrust {
         }
     }
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final SigningPins pins;
     private final BooleanSupplier requireSignature;
 
     /** @param requireSignature {@code require_minion_sign_messages}, read on each call so a reload applies */
-    public MinionTrust(KeyStore keys, BooleanSupplier requireSignature) {
+    public MinionTrust(MinionKeys keys, BooleanSupplier requireSignature) {
         this.keys = keys;
         this.pins = keys.signingPins();
         this.requireSignature = requireSignature;

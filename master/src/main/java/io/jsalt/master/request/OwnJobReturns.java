@@ -9,7 +9,6 @@ import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,23 +22,13 @@ public final class OwnJobReturns implements ClearCommand {
     private final Eauth eauth;
     private final ClientKey clientKey;
     private final JobCache jobs;
-    private final TargetResolver targets;
+    private final JobReadRule rule;
 
     public OwnJobReturns(Eauth eauth, ClientKey clientKey, JobCache jobs, TargetResolver targets) {
         this.eauth = eauth;
         this.clientKey = clientKey;
         this.jobs = jobs;
-        this.targets = targets;
-    }
-
-    /**
-     * The job's user is the caller, and the caller's rights would let them publish that job now. A job's user is
-     * only a name (the root CLI stores its OS user's), so the name alone would let an eauth user called
-     * {@code root} read root's jobs.
-     */
-    private boolean mayRead(Eauth.Caller caller, Job job) {
-        return caller.name().equals(job.user()) && caller.perms().allowsPublish(job.fun(), new LinkedHashSet<>(job.minions()),
-                (tgt, tgtType) -> EauthGuard.expand(targets, tgt, tgtType));
+        this.rule = new JobReadRule(targets);
     }
 
     @Override
@@ -52,14 +41,14 @@ public final class OwnJobReturns implements ClearCommand {
                 return SaltPack.pack(RequestDispatcher.error("Authentication error occurred."));
             }
             try {
-                caller = eauth.caller(load);
+                caller = eauth.caller(load, SourceAddress.of(load, clientKey));
             } catch (EauthException e) {
                 return SaltPack.pack(RequestDispatcher.error(e.getMessage()));
             }
         }
         // the job cache is asked only once the caller is known: a lookup may be costly (a spool during an outage)
         Optional<Job> job = jobs.job(jid);
-        if (!root && (job.isEmpty() || !mayRead(caller, job.get()))) {
+        if (!root && (job.isEmpty() || !rule.mayRead(caller, job.get()))) {
             return SaltPack.pack(RequestDispatcher.error(EauthGuard.DENIED));
         }
         Map<String, Object> returns = new LinkedHashMap<>();

@@ -7,7 +7,7 @@ import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.message.MinionId;
 import io.jsalt.transport.message.MinionSignature;
 import io.jsalt.transport.message.RequestStamp;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.pillar.PillarCache;
 import io.jsalt.master.pillar.PillarCompiler;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class PillarHandler implements AesCommand {
     private static final Logger log = LoggerFactory.getLogger(PillarHandler.class);
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final PrivateKey masterKey;
     private final GrainsSink grainsSink;
     private final PillarCompiler compiler;
@@ -51,7 +51,7 @@ public final class PillarHandler implements AesCommand {
     }
 
     /** A handler that serves an empty pillar (no pillar_roots): for tests of the reply's form. */
-    public PillarHandler(KeyStore keys, PrivateKey masterKey, GrainsSink grainsSink) {
+    public PillarHandler(MinionKeys keys, PrivateKey masterKey, GrainsSink grainsSink) {
         this(keys, masterKey, grainsSink, null, new PillarCache());
     }
 
@@ -59,7 +59,7 @@ public final class PillarHandler implements AesCommand {
      * @param compiler compiles each minion's pillar; null serves an empty one
      * @param pillars  where compiled pillars are kept for pillar targeting
      */
-    public PillarHandler(KeyStore keys, PrivateKey masterKey, GrainsSink grainsSink, PillarCompiler compiler,
+    public PillarHandler(MinionKeys keys, PrivateKey masterKey, GrainsSink grainsSink, PillarCompiler compiler,
             PillarCache pillars) {
         this.keys = keys;
         this.masterKey = masterKey;

@@ -6,7 +6,7 @@ import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobReturn;
 import io.jsalt.master.jobs.Jids;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.transport.message.ReturnLoad;
 import java.security.PublicKey;
@@ -32,14 +32,14 @@ import org.slf4j.LoggerFactory;
 public final class ReturnHandler implements AesCommand {
     private static final Logger log = LoggerFactory.getLogger(ReturnHandler.class);
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final JobCache jobs;
     private final EventBus events;
     private final Jids jids;
     private final MinionTrust trust;
     private final TargetResolver targets;
 
-    public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets) {
+    public ReturnHandler(MinionKeys keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets) {
         this.keys = keys;
         this.jobs = jobs;
         this.events = events;

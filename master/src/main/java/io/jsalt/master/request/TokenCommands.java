@@ -15,14 +15,16 @@ import java.util.Optional;
  */
 public final class TokenCommands {
     private final Eauth eauth;
+    private final ClientKey clientKey;
 
-    public TokenCommands(Eauth eauth) {
+    public TokenCommands(Eauth eauth, ClientKey clientKey) {
         this.eauth = eauth;
+        this.clientKey = clientKey;
     }
 
     public byte[] mkToken(Map<String, Object> load) {
         try {
-            return reply(eauth.login(load).toMap());
+            return reply(eauth.login(load, SourceAddress.of(load, clientKey)).toMap());
         } catch (EauthException e) {
             return SaltPack.pack(RequestDispatcher.error(e.getMessage()));
         }

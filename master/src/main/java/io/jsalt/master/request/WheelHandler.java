@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import io.jsalt.master.cluster.ClusterException;
 import io.jsalt.transport.codec.Printable;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.transport.codec.SaltPack;
@@ -36,18 +37,14 @@ public final class WheelHandler implements ClearCommand {
         boolean rejected = Wire.bool(load, "include_rejected", false);
         boolean accepted = Wire.bool(load, "include_accepted", false);
         boolean denied = Wire.bool(load, "include_denied", false);
-        Object result = switch (fun) {
-            case "key.accept" -> admin.accept(match, rejected, denied);
-            case "key.reject" -> admin.reject(match, accepted, denied);
-            case "key.delete" -> admin.delete(match);
-            case "key.list_all" -> admin.listAll();
-            case "key.finger" -> admin.finger(match);
-            // from salt-api's form, keysize and force arrive as text
-            case "key.gen_accept" -> admin.genAccept(Wire.string(load, "id_"),
-                    Integer.parseInt(String.valueOf(load.getOrDefault("keysize", 2048))),
-                    Boolean.parseBoolean(String.valueOf(load.getOrDefault("force", false))));
-            default -> null;
-        };
+        Object result;
+        try {
+            result = call(fun, match, rejected, accepted, denied, load);
+        } catch (ClusterException e) {
+            // a master of a cluster whose database is away changes no key; it says why
+            log.warn("wheel {} failed: {}", Printable.quoted(fun), e.getMessage());
+            return SaltPack.pack(RequestDispatcher.error(e.getMessage()));
+        }
         if (result == null) {
             log.warn("wheel function refused: {}", Printable.quoted(fun));
             return SaltPack.pack(RequestDispatcher.error("'" + fun + "' is not available."));
@@ -59,5 +56,20 @@ public final class WheelHandler implements ClearCommand {
         envelope.put("enc", "clear");
         envelope.put("load", body);
         return SaltPack.pack(envelope);
+    }
+
+    private Object call(String fun, String match, boolean rejected, boolean accepted, boolean denied, Map<String, Object> load) {
+        return switch (fun) {
+            case "key.accept" -> admin.accept(match, rejected, denied);
+            case "key.reject" -> admin.reject(match, accepted, denied);
+            case "key.delete" -> admin.delete(match);
+            case "key.list_all" -> admin.listAll();
+            case "key.finger" -> admin.finger(match);
+            // from salt-api's form, keysize and force arrive as text
+            case "key.gen_accept" -> admin.genAccept(Wire.string(load, "id_"),
+                    Integer.parseInt(String.valueOf(load.getOrDefault("keysize", 2048))),
+                    Boolean.parseBoolean(String.valueOf(load.getOrDefault("force", false))));
+            default -> null;
+        };
     }
 }

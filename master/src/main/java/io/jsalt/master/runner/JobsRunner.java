@@ -27,6 +27,9 @@ public final class JobsRunner implements RunnerModule {
     static final String DID_NOT_RETURN = "Minion did not return";
     /** Salt 3006's _format_job_instance for a jid the job cache has no job for. */
     static final String NO_JOB = "Cannot contact returner or no job with this jid";
+    /** The functions whose returns a minion sends with {@code out: highstate} (Salt's state module's outputter). */
+    static final java.util.Set<String> HIGHSTATE_FUNCTIONS = java.util.Set.of("state.apply", "state.sls",
+            "state.highstate", "state.single", "state.test", "state.sls_id", "state.top");
 
     private final JobCache jobs;
     private final MinionJobs minions;
@@ -51,7 +54,8 @@ public final class JobsRunner implements RunnerModule {
                 new RunnerFunction(RunnerSignature.of("jobs.lookup_jid", jid, extSource, optional("returned", Type.BOOLEAN, true),
                         optional("missing", Type.BOOLEAN, false), displayProgress),
                         "Return the returns of a job from the master's job cache, as {minion: return}; missing=True adds the expected minions that did not answer.",
-                        a -> lookupJid(cacheOnly(a).string("jid"), a.bool("returned"), a.bool("missing"))),
+                        a -> withOutputter(cacheOnly(a).string("jid"), lookupJid(a.string("jid"), a.bool("returned"),
+                                a.bool("missing")))),
                 new RunnerFunction(RunnerSignature.of("jobs.list_job", jid, extSource, displayProgress),
                         "Return a job (Function, Arguments, Target, Target-type, User, StartTime, Minions) and each minion's Result.",
                         a -> listJob(cacheOnly(a).string("jid"))),
@@ -103,6 +107,23 @@ public final class JobsRunner implements RunnerModule {
             jobs.job(jid).map(Job::minions).orElse(List.of()).stream().filter(id -> !came.contains(id))
                     .forEach(id -> out.putIfAbsent(id, DID_NOT_RETURN));
         }
+        return out;
+    }
+
+    /**
+     * Salt's {@code {outputter: highstate, data: {minion: return}}} for a state run, so that salt-run and jsalt-run
+     * print the looked-up job as the highstate it was. Salt reads the {@code out} its minions sent with their
+     * returns; jsalt's job cache keeps no {@code out}, so the job's function decides: the state functions whose
+     * returns name the highstate outputter on both jsalt and Salt minions.
+     */
+    Object withOutputter(String jid, Map<String, Object> returns) {
+        boolean stateRun = !returns.isEmpty() && jobs.job(jid).map(Job::fun).filter(HIGHSTATE_FUNCTIONS::contains).isPresent();
+        if (!stateRun) {
+            return returns;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("outputter", "highstate");
+        out.put("data", returns);
         return out;
     }
 

@@ -4,7 +4,7 @@ import static io.jsalt.master.runner.Parameter.optional;
 
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyState;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.runner.Parameter.Type;
 import io.jsalt.transport.message.Topics;
 import java.time.Duration;
@@ -41,19 +41,27 @@ public final class ManageRunner implements RunnerModule {
     /** Salt 3006's list_state aliases: each answers what present answers. */
     private static final List<String> PRESENT_ALIASES = List.of("list_state", "alived", "allowed", "joined", "reaped");
 
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final KeyAdmin keyAdmin;
     private final MinionJobs minions;
     private final Supplier<Set<String>> subscribedTopics;
     private final IntSupplier defaultTimeout;
+    private final Supplier<Set<String>> presentElsewhere;
 
     /**
      * @param subscribedTopics the publish socket's topics with a subscriber now (ISO-8859-1 strings): a
      *                         minion is present when it subscribes its own topic, as for presence events
      * @param defaultTimeout   seconds to wait for pings when the caller gives no timeout (the {@code timeout} key)
      */
-    public ManageRunner(KeyStore keys, KeyAdmin keyAdmin, MinionJobs minions, Supplier<Set<String>> subscribedTopics,
+    public ManageRunner(MinionKeys keys, KeyAdmin keyAdmin, MinionJobs minions, Supplier<Set<String>> subscribedTopics,
                         IntSupplier defaultTimeout) {
+        this(keys, keyAdmin, minions, subscribedTopics, defaultTimeout, Set::of);
+    }
+
+    /** @param presentElsewhere the minions the other masters of a cluster see present (docs/multi-master.md) */
+    public ManageRunner(MinionKeys keys, KeyAdmin keyAdmin, MinionJobs minions, Supplier<Set<String>> subscribedTopics,
+                        IntSupplier defaultTimeout, Supplier<Set<String>> presentElsewhere) {
+        this.presentElsewhere = presentElsewhere;
         this.keys = keys;
         this.keyAdmin = keyAdmin;
         this.minions = minions;
@@ -159,13 +167,20 @@ public final class ManageRunner implements RunnerModule {
         return out;
     }
 
+    /** Connected to this master now, or (in a cluster) seen present lately by another master. */
     List<String> present(Predicate<String> subset) {
-        Set<String> topics = subscribedTopics.get();
-        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> Topics.isSubscribedBy(topics, id)).sorted().toList();
+        Predicate<String> here = presentHereOrElsewhere();
+        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(here).sorted().toList();
     }
 
     List<String> notPresent(Predicate<String> subset) {
+        Predicate<String> here = presentHereOrElsewhere();
+        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(here.negate()).sorted().toList();
+    }
+
+    private Predicate<String> presentHereOrElsewhere() {
         Set<String> topics = subscribedTopics.get();
-        return keys.list(KeyState.ACCEPTED).stream().filter(subset).filter(id -> !Topics.isSubscribedBy(topics, id)).sorted().toList();
+        Set<String> elsewhere = presentElsewhere.get();
+        return id -> Topics.isSubscribedBy(topics, id) || elsewhere.contains(id);
     }
 }

@@ -22,21 +22,36 @@ import org.slf4j.LoggerFactory;
  * {@code salt/run/<jid>/new}, run the function in this MWorker (a function that asks minions waits at most
  * its timeout), fire {@code salt/run/<jid>/ret} and answer
  * {@code {"enc": "clear", "load": {"jid", "tag", "fun", "return", "success"}}}. Salt runs runners in a
- * separate process and answers at once; jsalt's client waits for the return instead.
+ * separate process and answers at once; jsalt's client waits for the return instead, unless the load says
+ * {@code asynchronous: True} (salt-api's {@code runner_async}): then the answer is {@code {"jid", "tag"}} at once
+ * and the call runs on one of {@link #ASYNC_THREADS} threads of its own (at most {@link #ASYNC_QUEUE} waiting;
+ * past that the call is refused), its return only on the event bus.
  */
-public final class RunnerCommand implements ClearCommand {
+public final class RunnerCommand implements ClearCommand, AutoCloseable {
+    static final int ASYNC_THREADS = 4;
+    static final int ASYNC_QUEUE = 64;
+
     private static final Logger log = LoggerFactory.getLogger(RunnerCommand.class);
 
     private final ClientKey clientKey;
     private final RunnerRegistry registry;
     private final Jids jids;
     private final EventBus events;
+    private final RunnerCalls calls;
+    private final java.util.concurrent.ThreadPoolExecutor async = new java.util.concurrent.ThreadPoolExecutor(ASYNC_THREADS,
+            ASYNC_THREADS, 30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(ASYNC_QUEUE), r -> {
+                Thread t = new Thread(r, "runner-async");
+                t.setDaemon(true);
+                return t;
+            });
 
-    public RunnerCommand(ClientKey clientKey, RunnerRegistry registry, Jids jids, EventBus events) {
+    public RunnerCommand(ClientKey clientKey, RunnerRegistry registry, Jids jids, EventBus events, RunnerCalls calls) {
         this.clientKey = clientKey;
         this.registry = registry;
         this.jids = jids;
         this.events = events;
+        this.calls = calls;
+        async.allowCoreThreadTimeOut(true);
     }
 
     @Override
@@ -51,31 +66,59 @@ public final class RunnerCommand implements ClearCommand {
         String user = Wire.optString(load, "user", "root");
         String jid = jids.next();
         String tag = "salt/run/" + jid;
+        calls.record(jid, new RunnerCalls.Call(user, fun, arg, kwarg));
 
         Map<String, Object> started = new LinkedHashMap<>();
         started.put("fun", "runner." + fun);
         started.put("fun_args", funArgs(arg, kwarg));
         started.put("jid", jid);
         started.put("user", user);
-        events.fire(tag + "/new", started);
-
-        Outcome outcome = run(fun, arg, kwarg);
-
-        Map<String, Object> finished = new LinkedHashMap<>(started);
-        finished.put("return", outcome.value());
-        finished.put("success", outcome.success());
-        events.fire(tag + "/ret", finished);
 
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jid", jid);
-        body.put("tag", tag);
-        body.put("fun", fun);
-        body.put("return", outcome.value());
-        body.put("success", outcome.success());
+        if (Boolean.TRUE.equals(load.get("asynchronous"))) {
+            events.fire(tag + "/new", started); // before the call can finish and fire its return
+            try {
+                async.execute(() -> finish(tag, started, fun, arg, kwarg));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                log.warn("runner {} refused: {} asynchronous runner calls are already waiting", fun, ASYNC_QUEUE);
+                String refused = "too many asynchronous runner calls waiting: try again later";
+                Map<String, Object> finished = new LinkedHashMap<>(started);
+                finished.put("return", refused);
+                finished.put("success", false);
+                events.fire(tag + "/ret", finished);
+                return SaltPack.pack(RequestDispatcher.error(refused));
+            }
+            body.put("tag", tag); // salt-api's runner_async answer
+            body.put("jid", jid);
+        } else {
+            events.fire(tag + "/new", started);
+            Outcome outcome = finish(tag, started, fun, arg, kwarg);
+            body.put("jid", jid);
+            body.put("tag", tag);
+            body.put("fun", fun);
+            body.put("return", outcome.value());
+            body.put("success", outcome.success());
+        }
         Map<String, Object> envelope = new LinkedHashMap<>();
         envelope.put("enc", "clear");
         envelope.put("load", body);
         return SaltPack.pack(envelope);
+    }
+
+    /** Runs the call and fires {@code salt/run/<jid>/ret}. */
+    private Outcome finish(String tag, Map<String, Object> started, String fun, List<Object> arg, Map<String, Object> kwarg) {
+        Outcome outcome = run(fun, arg, kwarg);
+        Map<String, Object> finished = new LinkedHashMap<>(started);
+        finished.put("return", outcome.value());
+        finished.put("success", outcome.success());
+        events.fire(tag + "/ret", finished);
+        return outcome;
+    }
+
+    /** Asynchronous calls still running are abandoned (their threads are daemons); none is started after this. */
+    @Override
+    public void close() {
+        async.shutdownNow();
     }
 
     private record Outcome(Object value, boolean success) {}

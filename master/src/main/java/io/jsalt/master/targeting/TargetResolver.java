@@ -2,7 +2,7 @@ package io.jsalt.master.targeting;
 
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.keys.KeyState;
-import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.pillar.PillarCache;
 import io.jsalt.transport.target.Decision;
 import io.jsalt.transport.target.InvalidTargetException;
@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * the target excludes the minion whatever its grains.
  */
 public final class TargetResolver {
-    private final KeyStore keys;
+    private final MinionKeys keys;
     private final MinionDataCache data;
     private final Supplier<Map<String, Object>> nodegroups;
     private final PillarCache pillars;
@@ -57,17 +57,17 @@ public final class TargetResolver {
         }
     }
 
-    public TargetResolver(KeyStore keys, MinionDataCache data, Map<String, Object> nodegroups) {
+    public TargetResolver(MinionKeys keys, MinionDataCache data, Map<String, Object> nodegroups) {
         this(keys, data, () -> nodegroups);
     }
 
     /** A resolver that reads the nodegroups on every call, so a reloaded configuration applies at once. */
-    public TargetResolver(KeyStore keys, MinionDataCache data, Supplier<Map<String, Object>> nodegroups) {
+    public TargetResolver(MinionKeys keys, MinionDataCache data, Supplier<Map<String, Object>> nodegroups) {
         this(keys, data, new PillarCache(), nodegroups);
     }
 
     /** As above, with the pillars the master compiled, for pillar targets ({@code -I}, {@code I@}). */
-    public TargetResolver(KeyStore keys, MinionDataCache data, PillarCache pillars, Supplier<Map<String, Object>> nodegroups) {
+    public TargetResolver(MinionKeys keys, MinionDataCache data, PillarCache pillars, Supplier<Map<String, Object>> nodegroups) {
         this.keys = keys;
         this.data = data;
         this.pillars = pillars;

@@ -92,4 +92,86 @@ class AuthListTest {
         assertThat(eauth.authList("pam", "thatch", List.of()).isEmpty()).isTrue();
         assertThat(eauth.options("file")).containsEntry("filename", "/etc/users");
     }
+
+    /** Salt 3006's documented form: {@code - 'web*': [{'cmd.run': {args: ['^ls .*'], kwargs: {...}}}]}. */
+    private static final AuthList LS_ONLY = new AuthList(List.of(Map.of("web*", List.of(
+            Map.of("cmd.run", Map.of("args", List.of("ls .*"), "kwargs", Map.of("cwd", "/tmp(/.*)?"))),
+            Map.of("test.arg", Map.of("args", java.util.Arrays.asList("a.*", null)))))));
+
+    private static ArgConditions call(Object... args) {
+        return ArgConditions.ofPublish(List.of(args));
+    }
+
+    private static Map<String, Object> kwargs(Object... pairs) {
+        Map<String, Object> kw = new java.util.LinkedHashMap<>();
+        kw.put("__kwarg__", true);
+        for (int i = 0; i < pairs.length; i += 2) {
+            kw.put((String) pairs[i], pairs[i + 1]);
+        }
+        return kw;
+    }
+
+    @Test
+    void anArgumentConditionAllowsOnlyCallsWhoseArgumentsMatch() {
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("ls -l /", kwargs("cwd", "/tmp")), Set.of("web1"), FLEET)).isTrue();
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("ls /srv", kwargs("cwd", "/tmp/x")), Set.of("web1", "web2"), FLEET)).isTrue();
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("rm -rf /", kwargs("cwd", "/tmp")), Set.of("web1"), FLEET)).isFalse();
+        // the whole value must match: Salt's re.match would let "ls; rm -rf /" through "ls.*" too, as here, but not "xls"
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("xls", kwargs("cwd", "/tmp")), Set.of("web1"), FLEET)).isFalse();
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("ls /srv", kwargs("cwd", "/root")), Set.of("web1"), FLEET)).isFalse();
+        // outside the condition's target
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("ls /srv", kwargs("cwd", "/tmp")), Set.of("db1"), FLEET)).isFalse();
+    }
+
+    @Test
+    void aConditionNeedsTheArgumentsItNames() {
+        // Salt refuses a call that lacks a positional or keyword argument its condition names
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call(), Set.of("web1"), FLEET)).isFalse();
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("ls /srv"), Set.of("web1"), FLEET)).isFalse();
+        assertThat(LS_ONLY.allowsPublish("cmd.run", Set.of("web1"), FLEET)).isFalse();
+        // a null condition allows any value, but the argument must be there
+        assertThat(LS_ONLY.allowsPublish("test.arg", call("abc", 42), Set.of("web1"), FLEET)).isTrue();
+        assertThat(LS_ONLY.allowsPublish("test.arg", call("abc"), Set.of("web1"), FLEET)).isFalse();
+    }
+
+    @Test
+    void argumentsTheConditionDoesNotNameAreRefusedUnlikeSalt() {
+        // cmd.run's second to fourth positional arguments are cwd, stdin, runas: Salt would let them through
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("ls /srv", "/root", "", "root", kwargs("cwd", "/tmp")), Set.of("web1"), FLEET)).isFalse();
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call("ls /srv", kwargs("cwd", "/tmp", "runas", "root")), Set.of("web1"), FLEET)).isFalse();
+        // a misspelt condition key allows nothing rather than everything
+        AuthList typo = new AuthList(List.of(Map.of("*", List.of(Map.of("cmd.run", Map.of("arg", List.of("ls")))))));
+        assertThat(typo.allowsPublish("cmd.run", call("ls /srv"), Set.of("web1"), FLEET)).isFalse();
+    }
+
+    @Test
+    void valuesAreComparedAsPythonWritesThem() {
+        AuthList flags = new AuthList(List.of(Map.of("*", List.of(Map.of("test.echo", Map.of("args", List.of("True|5|None")))))));
+        assertThat(flags.allowsPublish("test.echo", call(true), Set.of("db1"), FLEET)).isTrue();
+        assertThat(flags.allowsPublish("test.echo", call(5L), Set.of("db1"), FLEET)).isTrue();
+        assertThat(flags.allowsPublish("test.echo", ArgConditions.ofPublish(java.util.Arrays.asList((Object) null)), Set.of("db1"), FLEET)).isTrue();
+        assertThat(flags.allowsPublish("test.echo", call(false), Set.of("db1"), FLEET)).isFalse();
+        // a list argument passes no regex
+        assertThat(flags.allowsPublish("test.echo", call(List.of("True")), Set.of("db1"), FLEET)).isFalse();
+    }
+
+    @Test
+    void aListOfConditionsAllowsACallThatSatisfiesAnyOfThem() {
+        AuthList either = new AuthList(List.of(Map.of("*", List.of(Map.of("pkg.install", List.of(
+                Map.of("args", List.of("nginx")), Map.of("kwargs", Map.of("name", "redis"))))))));
+        assertThat(either.allowsPublish("pkg.install", call("nginx"), Set.of("web1"), FLEET)).isTrue();
+        assertThat(either.allowsPublish("pkg.install", call(kwargs("name", "redis")), Set.of("web1"), FLEET)).isTrue();
+        assertThat(either.allowsPublish("pkg.install", call("redis"), Set.of("web1"), FLEET)).isFalse();
+    }
+
+    @Test
+    void runnerConditionsCheckTheRunnersArguments() {
+        AuthList jobs = new AuthList(List.of(Map.of("@runner", List.of(Map.of("jobs.list_job", Map.of("kwargs", Map.of("jid", "2026\\d+")))))));
+        assertThat(jobs.allowsSpecial("runner", "jobs.list_job", ArgConditions.of(List.of(), Map.of("jid", "20261127000000000001")))).isTrue();
+        assertThat(jobs.allowsSpecial("runner", "jobs.list_job", ArgConditions.of(List.of(), Map.of("jid", "x")))).isFalse();
+        assertThat(jobs.allowsSpecial("runner", "jobs.list_job")).isFalse();
+        AuthList module = new AuthList(List.of(Map.of("@jobs", List.of(Map.of("list_job", Map.of("args", List.of("\\d+")))))));
+        assertThat(module.allowsSpecial("runner", "jobs.list_job", ArgConditions.of(List.of("123"), null))).isTrue();
+        assertThat(module.allowsSpecial("runner", "jobs.list_job", ArgConditions.of(List.of("abc"), null))).isFalse();
+    }
 }

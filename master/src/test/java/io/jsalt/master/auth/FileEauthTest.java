@@ -18,9 +18,9 @@ class FileEauthTest {
     void plaintextTextFileChecksThePasswordOfTheNamedUser() throws Exception {
         Path users = Files.writeString(dir.resolve("users"), "thatch:s3cret\nbob:other\n");
         FileEauth eauth = new FileEauth(Map.of("filename", users.toString()));
-        assertThat(eauth.authenticate("thatch", "s3cret")).isTrue();
-        assertThat(eauth.authenticate("thatch", "other")).isFalse();
-        assertThat(eauth.authenticate("nobody", "s3cret")).isFalse();
+        assertThat(eauth.matches("thatch", "s3cret")).isTrue();
+        assertThat(eauth.matches("thatch", "other")).isFalse();
+        assertThat(eauth.matches("nobody", "s3cret")).isFalse();
     }
 
     @Test
@@ -30,8 +30,8 @@ class FileEauthTest {
         Path users = Files.writeString(dir.resolve("legacy"), "1|trey|" + sha + "\n");
         FileEauth eauth = new FileEauth(Map.of("filename", users.toString(), "hashtype", "sha256",
                 "username_field", 2, "password_field", 3, "field_separator", "|"));
-        assertThat(eauth.authenticate("trey", "secret")).isTrue();
-        assertThat(eauth.authenticate("trey", sha)).as("the stored hash is not a password").isFalse();
+        assertThat(eauth.matches("trey", "secret")).isTrue();
+        assertThat(eauth.matches("trey", sha)).as("the stored hash is not a password").isFalse();
     }
 
     @Test
@@ -39,21 +39,21 @@ class FileEauthTest {
         String bcrypt = OpenBSDBCrypt.generate("2y", "pw1".toCharArray(), new byte[16], 5);
         Path users = Files.writeString(dir.resolve("htpasswd"), "anna:" + bcrypt + "\nolaf:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\n");
         FileEauth eauth = new FileEauth(Map.of("filename", users.toString(), "filetype", "htpasswd"));
-        assertThat(eauth.authenticate("anna", "pw1")).isTrue();
-        assertThat(eauth.authenticate("anna", "pw2")).isFalse();
-        assertThat(eauth.authenticate("olaf", "password")).isTrue();
-        assertThat(eauth.authenticate("olaf", "Password")).isFalse();
+        assertThat(eauth.matches("anna", "pw1")).isTrue();
+        assertThat(eauth.matches("anna", "pw2")).isFalse();
+        assertThat(eauth.matches("olaf", "password")).isTrue();
+        assertThat(eauth.matches("olaf", "Password")).isFalse();
     }
 
     @Test
     void apr1HashesAreRefusedNotAccepted() throws Exception {
         Path users = Files.writeString(dir.resolve("htpasswd"), "anna:$apr1$abc$abcdefghijklmnopqrstuv\n");
-        assertThat(new FileEauth(Map.of("filename", users.toString(), "filetype", "htpasswd")).authenticate("anna", "x")).isFalse();
+        assertThat(new FileEauth(Map.of("filename", users.toString(), "filetype", "htpasswd")).matches("anna", "x")).isFalse();
     }
 
     @Test
     void missingFileRefusesAndBadOptionsAreClearErrors() {
-        assertThat(new FileEauth(Map.of("filename", dir.resolve("none").toString())).authenticate("a", "b")).isFalse();
+        assertThat(new FileEauth(Map.of("filename", dir.resolve("none").toString())).matches("a", "b")).isFalse();
         assertThatThrownBy(() -> new FileEauth(Map.of())).hasMessageContaining("^filename");
         assertThatThrownBy(() -> new FileEauth(Map.of("filename", "x", "filetype", "htdigest"))).hasMessageContaining("text or htpasswd");
         assertThatThrownBy(() -> new FileEauth(Map.of("filename", "x", "hashtype", "crc32"))).hasMessageContaining("crc32");

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,45 @@ class JidsTest {
         assertThat(jid).matches("[0-9]{20}");
         LocalDateTime at = LocalDateTime.parse(jid, FORMAT);
         assertThat(at).isAfter(before).isBefore(after);
+    }
+
+    @Test
+    void twoMastersWithSlotsOfTheirOwnNeverMakeTheSameJidEvenInTheSameMicrosecond() {
+        Jids m1 = new Jids();
+        Jids m2 = new Jids();
+        m1.useSlot(3, 16);
+        m2.useSlot(4, 16);
+        List<String> one = new ArrayList<>();
+        List<String> two = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            one.add(m1.next());
+            two.add(m2.next());
+        }
+        assertThat(residues(one)).containsExactly(3L);
+        assertThat(residues(two)).containsExactly(4L);
+        assertThat(increasing(one)).isTrue();
+        assertThat(increasing(two)).isTrue();
+        Set<String> both = new HashSet<>(one);
+        both.retainAll(new HashSet<>(two)); // a set: retainAll asks contains() of each
+        assertThat(both).isEmpty();
+        // still Salt's jid: the UTC time, to within the slots' 16 microseconds
+        LocalDateTime at = LocalDateTime.parse(m1.next(), FORMAT);
+        assertThat(Duration.between(LocalDateTime.now(ZoneOffset.UTC), at).abs()).isLessThan(Duration.ofSeconds(2));
+    }
+
+    private static boolean increasing(List<String> jids) {
+        for (int i = 1; i < jids.size(); i++) {
+            if (jids.get(i).compareTo(jids.get(i - 1)) <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Set<Long> residues(List<String> jids) {
+        Set<Long> out = new TreeSet<>();
+        jids.forEach(j -> out.add(Long.parseLong(j.substring(14)) % 16));
+        return out;
     }
 
     @Test

@@ -191,6 +191,39 @@ class PostgresOutageTest {
         cluster.startServer();
     }
 
+    @Test
+    void aQueuedRecordTheDatabaseRefusesForGoodIsSetAsideLoudlyAndTheRestIsWritten() throws Exception {
+        db = cluster.createDatabase();
+        cache = open(64L * 1_048_576);
+        // stands for any value the database refuses for good (a constraint an operator added, a limit)
+        try (Connection c = cluster.connect(db); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE salt_returns ADD CONSTRAINT no_poison CHECK (id <> 'poison')");
+        }
+        String jid = "20260101120000000009";
+        cluster.stopServer();
+        cache.saveJob(JobCacheContract.job(jid, Instant.now()));
+        for (String id : new String[] {"before", "poison", "after1", "after2"}) {
+            cache.saveReturn(JobCacheContract.ret(jid, id, true));
+        }
+        assertThat(spooled()).hasSize(5);
+        cluster.startServer();
+
+        await().atMost(Duration.ofMinutes(1)).until(() -> spooled().isEmpty());
+        assertThat(count("SELECT count(*) FROM salt_returns WHERE jid = '" + jid + "'")).isEqualTo(3);
+        assertThat(count("SELECT count(*) FROM salt_returns WHERE id = 'poison'")).isZero();
+        Path quarantine = cachedir.resolve("pg-quarantine");
+        try (Stream<Path> aside = Files.list(quarantine)) {
+            List<String> names = aside.map(p -> p.getFileName().toString()).sorted().toList();
+            assertThat(names).hasSize(2).anySatisfy(n -> assertThat(n).endsWith(".ret"))
+                    .anySatisfy(n -> assertThat(n).endsWith(".ret.why"));
+            Path why = quarantine.resolve(names.stream().filter(n -> n.endsWith(".why")).findFirst().orElseThrow());
+            assertThat(Files.readString(why)).contains("no_poison");
+        }
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(quarantine)))
+                .isEqualTo("rwx------");
+        assertThat(cache.returns(jid)).extracting(JobReturn::id).containsExactlyInAnyOrder("before", "after1", "after2");
+    }
+
     private List<Path> spooled() throws Exception {
         Path dir = cachedir.resolve("pg-spool");
         if (!Files.exists(dir)) {

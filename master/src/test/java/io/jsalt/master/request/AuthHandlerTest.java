@@ -9,6 +9,7 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.request.AuthHandler.Policy;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.support.RecordedEvents;
@@ -396,6 +397,32 @@ class AuthHandlerTest {
     }
 
     // --- helpers
+
+    @Test
+    void aNewKeyRejectedOnAnotherMasterBetweenTheLookAndTheWriteIsNeitherWrittenNorAccepted() {
+        // the store of a cluster: another master (or an operator) rejects the id just before this master writes
+        MinionKeys racing = (MinionKeys) java.lang.reflect.Proxy.newProxyInstance(MinionKeys.class.getClassLoader(),
+                new Class<?>[] {MinionKeys.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("storeIfNew")) {
+                        keys.store(KeyState.REJECTED, (String) args[1], (String) args[2]);
+                    }
+                    try {
+                        return method.invoke(keys, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        EventBus bus = new EventBus();
+        bus.addListener(events);
+        handler = new AuthHandler(racing, master, session, bus, policy::get, PUBLISH_PORT);
+        policy.set(new Policy(true, false, 0)); // auto_accept would have accepted it
+
+        assertThat(signIn(ID, minion)).containsOnly(entry("ret", true), entry("nonce", NONCE)); // wait, and ask again
+
+        assertThat(keys.stateOf(ID)).contains(KeyState.REJECTED);
+        assertThat(keys.pem(KeyState.ACCEPTED, ID)).isEmpty();
+        assertThat(signIn(ID, minion)).containsOnly(entry("ret", false), entry("nonce", NONCE)); // the next meets the reject
+    }
 
     private Map<String, Object> signIn(String id, KeyPair key) {
         return signIn(id, key, null);

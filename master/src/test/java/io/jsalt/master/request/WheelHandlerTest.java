@@ -2,10 +2,12 @@ package io.jsalt.master.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jsalt.master.cluster.ClusterException;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyAdmin;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.support.RecordedEvents;
 import io.jsalt.master.support.TestKeys;
@@ -177,6 +179,32 @@ class WheelHandlerTest {
 
         assertThat(Wire.map(reply, "load")).containsKey("error");
         assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
+    }
+
+    @Test
+    void aClusterWhoseDatabaseIsAwayAnswersTheErrorAndChangesNothing() throws IOException {
+        // the key store of a cluster master while its database is away: reads from memory, changes refused
+        MinionKeys away = (MinionKeys) java.lang.reflect.Proxy.newProxyInstance(MinionKeys.class.getClassLoader(),
+                new Class<?>[] {MinionKeys.class}, (proxy, method, args) -> {
+                    if (List.of("move", "store", "storeIfNew", "delete").contains(method.getName())) {
+                        throw new ClusterException("cluster database postgresql://salt@db1:5432/salt is unreachable: Connection refused");
+                    }
+                    try {
+                        return method.invoke(keys, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        ClientKey clientKey = ClientKey.create(root.resolve("cache"), "tester");
+        secret = ClientKey.read(root.resolve("cache"), "tester");
+        handler = new WheelHandler(clientKey, new KeyAdmin(away, new EventBus(), revocations::incrementAndGet));
+
+        Map<String, Object> reply = send(call("key.accept", "web*"));
+
+        assertThat(Wire.map(reply, "load")).containsEntry("error",
+                "cluster database postgresql://salt@db1:5432/salt is unreachable: Connection refused");
+        assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
+        assertThat(revocations).hasValue(0);
     }
 
     private Map<String, Object> call(String fun, String match) {

@@ -52,6 +52,19 @@ class JobsRunnerTest {
     }
 
     @Test
+    void aLookedUpStateRunNamesTheHighstateOutputterAsSaltsLookupJidDoes() {
+        String state = "20261122111500000002";
+        jobs.saveJob(new Job(state, "state.apply", List.of("web"), "web1", "glob", "root", List.of("web1"), AT));
+        Map<String, Object> ret = Map.of("test_|-x_|-x_|-nop", Map.of("result", true));
+        jobs.saveReturn(new JobReturn(state, "web1", ret, 0, true, AT));
+
+        assertThat(runner.withOutputter(state, runner.lookupJid(state, true, false)))
+                .isEqualTo(Map.of("outputter", "highstate", "data", Map.of("web1", ret)));
+        // any other function's returns stay as they are
+        assertThat(runner.withOutputter(PING, runner.lookupJid(PING, true, false))).isEqualTo(Map.of("web2", true, "web1", true));
+    }
+
+    @Test
     void lookupJidOfAnUnknownJobIsEmpty() {
         assertThat(runner.lookupJid("20200101000000000000", true, true)).isEmpty();
     }

@@ -138,6 +138,15 @@ class ManageRunnerTest {
     }
 
     @Test
+    void inAClusterAMinionSeenPresentByAnotherMasterIsPresentHereToo() {
+        MinionJobs none = null; // presence sends nothing to minions
+        ManageRunner clustered = new ManageRunner(keys, new KeyAdmin(keys, bus, () -> { }), none,
+                () -> Set.of(latin1(Topics.presenceOf("web1"))), () -> 5, () -> Set.of("web2", "gone-elsewhere"));
+        assertThat(clustered.present(id -> true)).containsExactly("web1", "web2");
+        assertThat(clustered.notPresent(id -> true)).containsExactly("db1");
+    }
+
+    @Test
     void saltsOtherNamesForPresenceAnswerAsPresentAndNotPresentDo() {
         for (String alias : List.of("alived", "allowed", "joined", "reaped", "list_state")) {
             RunnerFunction f = function("manage." + alias);

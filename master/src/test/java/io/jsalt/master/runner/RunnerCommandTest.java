@@ -30,6 +30,13 @@ class RunnerCommandTest {
     final RecordedEvents events = new RecordedEvents();
     String secret;
     RunnerCommand command;
+    final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+    @org.junit.jupiter.api.AfterEach
+    void tearDown() {
+        release.countDown();
+        command.close();
+    }
 
     @BeforeEach
     void setUp() throws IOException {
@@ -46,8 +53,17 @@ class RunnerCommandTest {
                 }),
                 new RunnerFunction(RunnerSignature.of("demo.bug"), a -> {
                     throw new IllegalStateException("a bug");
+                }),
+                new RunnerFunction(RunnerSignature.of("demo.wait"), a -> {
+                    // bounded: a test that forgets to release must not hang its thread for ever
+                    try {
+                        return release.await(30, java.util.concurrent.TimeUnit.SECONDS) ? "released" : "timed out";
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return "interrupted";
+                    }
                 }));
-        command = new RunnerCommand(key, new RunnerRegistry(List.of(echo)), new Jids(), bus);
+        command = new RunnerCommand(key, new RunnerRegistry(List.of(echo)), new Jids(), bus, new RunnerCalls());
     }
 
     @Test
@@ -82,7 +98,7 @@ class RunnerCommandTest {
 
         assertThat(load).containsEntry("success", true);
         Map<String, Object> docs = Wire.map(load, "return");
-        assertThat(docs).containsOnlyKeys("demo.bug", "demo.echo", "demo.refuse", "doc.runner");
+        assertThat(docs).containsOnlyKeys("demo.bug", "demo.echo", "demo.refuse", "demo.wait", "doc.runner");
         assertThat(docs.get("demo.echo")).isEqualTo("demo.echo(text, loud=False)\n\nReturn the text, upper case when loud.\n\n"
                 + "CLI Example:\n\n    jsalt-run demo.echo");
         assertThat(docs.get("demo.refuse")).isEqualTo("demo.refuse()\n\nCLI Example:\n\n    jsalt-run demo.refuse");
@@ -140,6 +156,41 @@ class RunnerCommandTest {
 
         assertThatThrownBy(() -> command.handle(load)).isInstanceOf(WireException.class);
         assertThat(events.all()).isEmpty();
+    }
+
+    @Test
+    void anAsynchronousCallIsAnsweredWithItsJidAndTagBeforeItFinishesAndItsReturnIsAnEvent() {
+        Map<String, Object> load = Wire.map(callAsync("demo.wait"), "load");
+        String jid = Wire.string(load, "jid");
+        assertThat(load).containsOnlyKeys("tag", "jid").containsEntry("tag", "salt/run/" + jid);
+        assertThat(events.tags()).containsExactly("salt/run/" + jid + "/new");
+
+        release.countDown();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> events.tags().size() == 2);
+        assertThat(events.tags()).containsExactly("salt/run/" + jid + "/new", "salt/run/" + jid + "/ret");
+        assertThat(events.all().get(1).data()).containsEntry("return", "released").containsEntry("success", true);
+    }
+
+    @Test
+    void asynchronousCallsBeyondTheQueueAreRefusedAndSayWhyOnTheBus() {
+        for (int i = 0; i < RunnerCommand.ASYNC_THREADS + RunnerCommand.ASYNC_QUEUE; i++) {
+            assertThat(Wire.map(callAsync("demo.wait"), "load")).containsKey("jid");
+        }
+        Map<String, Object> refused = Wire.map(callAsync("demo.wait"), "load");
+        assertThat(refused).containsEntry("error", "too many asynchronous runner calls waiting: try again later");
+        EventFrame last = events.all().get(events.all().size() - 1);
+        assertThat(last.tag()).endsWith("/ret");
+        assertThat(last.data()).containsEntry("success", false);
+    }
+
+    private Map<String, Object> callAsync(String fun) {
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("cmd", "runner");
+        load.put("fun", fun);
+        load.put("key", secret);
+        load.put("user", "tester");
+        load.put("asynchronous", true);
+        return Wire.asMap(SaltPack.unpack(command.handle(Wire.asMap(SaltPack.unpack(SaltPack.pack(load))))));
     }
 
     private Map<String, Object> call(String fun, List<Object> arg, Map<String, Object> kwarg, String key) {

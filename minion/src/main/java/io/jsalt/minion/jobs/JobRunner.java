@@ -164,21 +164,21 @@ public final class JobRunner implements AutoCloseable {
             job = PublishLoad.fromLoad(load);
             if (!TargetMatcher.of(job.tgtType(), job.tgt()).matches(new MinionFacts(settings.minionId(), settings.grains().get(),
                     settings.pillar().get()))) {
-                replays.accept(s.crypticle(), load.get("serial")); // moves the count on; not kept on disk
+                replays.judge(s.crypticle(), from.replayScope(), load.get("serial"), null); // moves the count on; not kept on disk
                 return;
             }
         } catch (WireException | InvalidTargetException e) {
             log.warn("ignored a publication: {}", Printable.reason(e));
             return;
         }
-        ReplayGuard.Verdict verdict = replays.judge(s.crypticle(), load.get("serial"), job.jid());
+        ReplayGuard.Verdict verdict = replays.judge(s.crypticle(), from.replayScope(), load.get("serial"), job.jid());
         if (verdict == ReplayGuard.Verdict.SEEN) {
             // several masters: the same job from another one (relayed), already run from the first
             log.debug("publication of job {} seen before (from another master): not run again", Printable.quoted(job.jid()));
             return;
         }
         if (verdict != ReplayGuard.Verdict.NEW) {
-            log.warn("ignored a publication of job {}: replayed (serial seen before) or without a serial",
+            log.warn("ignored a publication of job {}: replayed (serial or jid seen before) or without a serial",
                     Printable.quoted(job.jid()));
             return;
         }

@@ -13,4 +13,12 @@ public interface PublicationSource {
 
     /** A frame that did not decrypt under {@code failed}: that master's session key changed. */
     void sessionKeyMismatch(Session failed, byte[] frame);
+
+    /**
+     * Which master, for counting its publication serials apart from another master's under the same session key
+     * (the masters of a cluster share the key, each counts its own serials); null for a minion of one master.
+     */
+    default String replayScope() {
+        return null;
+    }
 }

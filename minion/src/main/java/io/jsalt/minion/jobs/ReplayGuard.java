@@ -109,7 +109,16 @@ final class ReplayGuard {
 
     /** As {@link #accept(Crypticle, Object, String)}, telling a replayed serial from a job run already. */
     synchronized Verdict judge(Crypticle sessionKey, Object serial, String jid) {
-        String keyString = sessionKey.keyString();
+        return judge(sessionKey, null, serial, jid);
+    }
+
+    /**
+     * As {@link #judge(Crypticle, Object, String)}, counting serials per {@code scope} as well as per key: the masters
+     * of a cluster share one session key, but each counts its own serials, so a minion of several masters keeps
+     * the last serial per master ({@code scope}: which one; null for a minion of one master).
+     */
+    synchronized Verdict judge(Crypticle sessionKey, String scope, Object serial, String jid) {
+        String keyString = scope == null ? sessionKey.keyString() : sessionKey.keyString() + "\n" + scope;
         if (!keyString.equals(lastKeyString)) {
             lastKeyString = keyString;
             lastKeyStringDigest = digest(keyString);

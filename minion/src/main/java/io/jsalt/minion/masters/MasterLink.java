@@ -135,6 +135,12 @@ public final class MasterLink implements PublicationSource, AutoCloseable {
         return session;
     }
 
+    /** With several masters, this one's address: they may share a session key, never their serial counts. */
+    @Override
+    public String replayScope() {
+        return config.masters().list().size() > 1 ? address.toString() : null;
+    }
+
     /** Encrypted requests to this master under its session. */
     public MasterChannel channel() {
         return channel;

@@ -188,4 +188,16 @@ class ReplayGuardTest {
         assertThat(restarted.accept(key, (long) 2 * ReplayGuard.MAX_JIDS + 5, "20260101120000000052")).isFalse();
         assertThat(restarted.accept(other, 51L, "20260101120000000053")).isTrue();
     }
+
+    @Test
+    void twoMastersOfOneSessionKeyCountTheirSerialsApart() {
+        // the masters of a cluster share the session key, and each counts its own serials from 1
+        assertThat(guard.judge(key, "m1:4506", 40L, "20260101120000000040")).isEqualTo(ReplayGuard.Verdict.NEW);
+        assertThat(guard.judge(key, "m2:4506", 3L, "20260101120000000041")).isEqualTo(ReplayGuard.Verdict.NEW);
+
+        assertThat(guard.judge(key, "m2:4506", 3L, "20260101120000000042")).isEqualTo(ReplayGuard.Verdict.REPLAYED);
+        assertThat(guard.judge(key, "m1:4506", 39L, "20260101120000000043")).isEqualTo(ReplayGuard.Verdict.REPLAYED);
+        assertThat(guard.judge(key, "m2:4506", 4L, "20260101120000000040")).as("m1's job, relayed by m2")
+                .isEqualTo(ReplayGuard.Verdict.SEEN);
+    }
 }

@@ -14,16 +14,31 @@ import java.util.Set;
  */
 final class ChunkBuilder {
     /** Arguments Salt interprets itself and that jsalt does not honour yet: refused rather than ignored. */
-    private static final Set<String> NOT_YET = Set.of("order", "failhard", "parallel", "retry", "reload_modules");
+    private static final Set<String> NOT_YET = Set.of("parallel", "retry", "reload_modules");
 
     /** A chunk's {@code _in} requisite, pointing from {@code source} to whatever {@code requisite} names. */
     record InRequisite(StateChunk source, Requisite requisite) {
     }
 
     final List<StateChunk> chunks = new ArrayList<>();
+    private final StateOrder order;
     final List<InRequisite> ins = new ArrayList<>();
     /** The place of a chunk in its declaration's {@code names}, from 1 (Salt's {@code name_order}). */
     final Map<StateChunk, Integer> nameOrder = new IdentityHashMap<>();
+
+    /** @param all every declaration of the run: an {@code order: last} is placed after the highest order of all */
+    ChunkBuilder(List<Declaration> all) {
+        this.order = new StateOrder(all);
+    }
+
+    /** The chunks in Salt's order ({@code order_chunks}): by order, a names list as written, then by state, name, fun. */
+    List<StateChunk> sorted() {
+        List<StateChunk> sorted = new ArrayList<>(chunks);
+        sorted.sort(java.util.Comparator.comparingInt(StateChunk::order)
+                .thenComparingInt(c -> nameOrder.getOrDefault(c, 0))
+                .thenComparing(c -> c.state() + c.name() + c.fun()));
+        return sorted;
+    }
 
     void add(Declaration decl) {
         Map<String, Object> args = new LinkedHashMap<>();
@@ -38,7 +53,7 @@ final class ChunkBuilder {
             var kind = RequisiteKind.of(key);
             if (kind.isPresent()) {
                 (key.endsWith("_in") ? inForms : requisites).addAll(requisites(kind.get(), arg.getValue(), decl));
-            } else if (!key.equals("name") && !key.equals("names")) {
+            } else if (!key.equals("name") && !key.equals("names") && !key.equals("order")) {
                 args.put(key, arg.getValue());
             }
         }
@@ -72,7 +87,7 @@ final class ChunkBuilder {
 
     private void addChunk(Declaration decl, String name, Map<String, Object> args, List<Requisite> requisites,
             List<Requisite> inForms) {
-        StateChunk chunk = new StateChunk(decl.id, decl.sls, decl.state, decl.fun, name, decl.order,
+        StateChunk chunk = new StateChunk(decl.id, decl.sls, decl.state, decl.fun, name, order.of(decl),
                 new LinkedHashMap<>(args), new ArrayList<>(requisites), decl.saltenv);
         chunks.add(chunk);
         inForms.forEach(r -> ins.add(new InRequisite(chunk, r)));

@@ -26,7 +26,9 @@ final class HighData {
             if (d.fun != null) {
                 items.add(Math.min(d.funAt, items.size()), d.fun);
             }
-            items.add(single("order", d.order));
+            if (!d.args.containsKey("order")) {
+                items.add(single("order", d.order)); // an order written in the SLS stays where it was written
+            }
             body.put(d.state, items);
             body.put("__sls__", d.sls);
             body.put("__env__", d.saltenv);

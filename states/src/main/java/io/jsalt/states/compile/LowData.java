@@ -1,7 +1,6 @@
 package io.jsalt.states.compile;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +17,7 @@ final class LowData {
     }
 
     static List<Map<String, Object>> of(ChunkBuilder built) {
-        List<StateChunk> sorted = new ArrayList<>(built.chunks);
-        sorted.sort(Comparator.comparingInt(StateChunk::order));
+        List<StateChunk> sorted = built.sorted();
         List<Map<String, Object>> low = new ArrayList<>();
         for (StateChunk c : sorted) {
             Map<String, Object> m = new LinkedHashMap<>();

@@ -110,7 +110,8 @@ final class SlsCollector {
         slsOfId.put(id, sls);
         List<Declaration> decls = new ArrayList<>();
         for (Declaration.Parsed p : Declaration.parse(id, body, sls, true)) {
-            decls.add(new Declaration(id, sls, saltenv, p, nextOrder++));
+            // Salt's state_auto_order numbers only the declarations without an order of their own
+            decls.add(new Declaration(id, sls, saltenv, p, p.args().containsKey("order") ? nextOrder : nextOrder++));
         }
         byId.put(id, decls);
     }

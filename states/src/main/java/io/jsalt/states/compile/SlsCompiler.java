@@ -46,15 +46,15 @@ public final class SlsCompiler {
     /** Salt's low data of {@code mods} by saltenv ({@code state.show_low_sls}), in definition order. */
     public List<Map<String, Object>> lowData(Map<String, List<String>> modsBySaltenv, RenderContext context) {
         List<Declaration> declarations = new SlsCollector(files, renderer, context).collect(modsBySaltenv);
-        ChunkBuilder builder = new ChunkBuilder();
+        ChunkBuilder builder = new ChunkBuilder(declarations);
         declarations.forEach(builder::add);
-        ExecutionPlan.of(builder.chunks, builder.ins);
+        ExecutionPlan.of(builder.sorted(), builder.ins);
         return LowData.of(builder);
     }
 
     private static ExecutionPlan plan(List<Declaration> declarations) {
-        ChunkBuilder builder = new ChunkBuilder();
+        ChunkBuilder builder = new ChunkBuilder(declarations);
         declarations.forEach(builder::add);
-        return ExecutionPlan.of(builder.chunks, builder.ins);
+        return ExecutionPlan.of(builder.sorted(), builder.ins);
     }
 }

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class StateRunner {
     private static final Logger log = LoggerFactory.getLogger(StateRunner.class);
     private static final DateTimeFormatter START_TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSS");
+    private static final String FAILHARD = "failhard";
 
     private final StateFunctions functions;
     private final FunctionCaller salt;
@@ -67,6 +68,9 @@ public final class StateRunner {
                     : StateResult.failed(notFound(lost));
             results.put(chunk, result);
             ret.put(chunk.tag(), entry(chunk.name(), chunk.id(), chunk.sls(), result, ret.size(), start, t0));
+            if (failsHard(chunk, result, test)) {
+                break; // Salt's check_failhard: the states after it do not run, nor appear in the return
+            }
         }
         runListeners(plan, results, ret, test, context);
         return ret;
@@ -235,9 +239,21 @@ public final class StateRunner {
         return call(chunk, function, test, context);
     }
 
+    /** A failed (not a predicted) result of a state with {@code failhard: True} stops a real run. */
+    private static boolean failsHard(StateChunk chunk, StateResult result, boolean test) {
+        Object failhard = chunk.args().get(FAILHARD);
+        boolean on = failhard instanceof Boolean b ? b : failhard != null && String.valueOf(failhard).equalsIgnoreCase("true");
+        return on && !test && Boolean.FALSE.equals(result.result());
+    }
+
     private StateResult call(StateChunk chunk, StateFunction function, boolean test, RenderContext context) {
         RenderContext own = chunk.saltenv().isEmpty() ? context : context.withSaltenv(chunk.saltenv());
-        StateCall call = new StateCall(chunk.name(), chunk.args(), test, salt, files, jinja,
+        Map<String, Object> args = chunk.args();
+        if (args.containsKey(FAILHARD)) {
+            args = new LinkedHashMap<>(args);
+            args.remove(FAILHARD); // the run's, not the function's (Salt's state system reads it)
+        }
+        StateCall call = new StateCall(chunk.name(), args, test, salt, files, jinja,
                 own.forFile(chunk.sls(), context.path()));
         try {
             return function.apply(call);

@@ -35,6 +35,65 @@ class SlsCompilerTest {
         return plan.order().stream().map(StateChunk::id).toList();
     }
 
+    /** The tree salt-call --local (Salt 3006.8) ran and showed: state.apply, state.show_low_sls, state.show_sls. */
+    private static final String ORDERED = """
+            a:
+              test.nop: []
+            b:
+              test.nop:
+                - order: last
+            c:
+              test.nop:
+                - order: 1
+            d:
+              test.nop:
+                - order: first
+            e:
+              test.nop:
+                - order: -1
+            f:
+              test.nop:
+                - names:
+                  - f2
+                  - f1
+            z:
+              test.nop:
+                - order: 1
+            y:
+              test.nop:
+                - require:
+                  - test: b
+            g:
+              test.nop:
+                - order: sometime
+            """;
+
+    @Test
+    void orderPlacesStatesAsSaltsOrderChunksAndRequisitesStillComeFirst() throws IOException {
+        sls("ord.sls", ORDERED);
+        ExecutionPlan plan = compile("ord");
+        assertThat(plan.order().stream().map(StateChunk::name).toList())
+                .containsExactly("d", "c", "z", "a", "f2", "f1", "b", "y", "g", "e");
+
+        FolderFiles files = FolderFiles.base(root);
+        RenderContext context = new RenderContext(Map.of(), Map.of(), Map.of(), "base", "", "", FunctionCaller.NONE);
+        SlsCompiler compiler = new SlsCompiler(files, new SlsRenderer(files));
+        List<Map<String, Object>> low = compiler.lowData(Map.of("base", List.of("ord")), context);
+        assertThat(low.stream().map(c -> c.get("name") + "=" + c.get("order")).toList()).containsExactly("d=0", "c=1",
+                "z=1", "a=10000", "f2=10001.0001", "f1=10001.0002", "y=10002", "g=10100", "e=1010099", "b=1010100");
+        Map<String, Object> high = compiler.highData(Map.of("base", List.of("ord")), context);
+        assertThat(((Map<?, ?>) high.get("b")).get("test")).isEqualTo(List.of(Map.of("order", "last"), "nop"));
+        assertThat(((Map<?, ?>) high.get("y")).get("test")).isEqualTo(List.of(Map.of("require", List.of(Map.of("test", "b"))),
+                "nop", Map.of("order", 10002)));
+    }
+
+    @Test
+    void aFractionalOrderIsRefused() throws IOException {
+        sls("frac.sls", "x:\n  test.nop:\n    - order: 1.5\n");
+        assertThatThrownBy(() -> compile("frac")).isInstanceOf(StateCompileException.class)
+                .hasMessageContaining("must be a whole number");
+    }
+
     @Test
     void statesRunInDefinitionOrderWithIncludedFilesFirst() throws IOException {
         sls("web/init.sls", "include:\n  - .conf\n  - base\nz:\n  test.nop: []\na:\n  test.nop: []\n");

@@ -112,6 +112,7 @@ class SlsRendererTest {
     }
 
     @Test
+    // tojson is Salt's: json.dumps' ", " separator, as salt-call renders it
     void pythonStyleDictMethodsWorkOnSaltsData() {
         Map<String, Object> data = render("""
                 a:
@@ -122,7 +123,7 @@ class SlsRendererTest {
                     - json: '{{ grains.roles|tojson }}'
                 """);
         assertThat(data.get("a").toString()).contains("os=Debian", "missing=fallback", "os=Debian;", "roles=web,db;",
-                "json=[\"web\",\"db\"]");
+                "json=[\"web\", \"db\"]");
     }
 
     @Test

@@ -182,6 +182,86 @@ class StateRunnerTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void cmdWaitAndWaitScriptRunOnlyWhenAWatchedStateChanged() throws IOException {
+        Path idle = root.resolve("idle-ran");
+        Files.writeString(root.resolve("s.sh"), "#!/bin/sh\necho script ran\n");
+        String tree = """
+                changed:
+                  test.succeed_with_changes: []
+                quiet:
+                  test.nop: []
+                w:
+                  cmd.wait:
+                    - name: echo d
+                    - watch:
+                      - test: changed
+                ws:
+                  cmd.wait_script:
+                    - source: salt://s.sh
+                    - watch:
+                      - test: changed
+                idle:
+                  cmd.wait:
+                    - name: touch %s
+                    - watch:
+                      - test: quiet
+                """.formatted(idle);
+        Map<String, Object> ret = run(tree, false);
+        assertThat(entry(ret, "cmd_|-w_|-echo d_|-wait")).containsEntry("result", true)
+                .containsEntry("comment", "Command \"echo d\" run");
+        assertThat((Map<String, Object>) entry(ret, "cmd_|-w_|-echo d_|-wait").get("changes")).containsEntry("stdout", "d");
+        assertThat(entry(ret, "cmd_|-ws_|-ws_|-wait_script")).containsEntry("comment", "Command 'ws' run");
+        assertThat((Map<String, Object>) entry(ret, "cmd_|-ws_|-ws_|-wait_script").get("changes")).containsEntry("stdout", "script ran");
+        assertThat(entry(ret, "cmd_|-idle_|-touch " + idle + "_|-wait")).containsEntry("result", true)
+                .containsEntry("comment", "").containsEntry("changes", Map.of());
+        assertThat(Files.exists(idle)).isFalse();
+
+        // as salt-call --local (Salt 3006.8) in test mode: the predicted change fires the watch, nothing runs
+        Map<String, Object> dry = run(tree, true);
+        assertThat(entry(dry, "cmd_|-w_|-echo d_|-wait")).containsEntry("result", null)
+                .containsEntry("comment", "Command \"echo d\" would have been executed")
+                .containsEntry("changes", Map.of("cmd", "echo d"));
+        assertThat(entry(dry, "cmd_|-ws_|-ws_|-wait_script")).containsEntry("result", null)
+                .containsEntry("comment", "Command 'ws' would have been executed");
+    }
+
+    @Test
+    void failhardStopsTheRunAfterItsStateFailsAsSaltDoes() throws IOException {
+        // salt-call --local state.apply (Salt 3006.8): the return holds the states run so far, nothing after
+        Map<String, Object> ret = run("""
+                first:
+                  test.succeed_with_changes: []
+                breaks:
+                  test.fail_without_changes:
+                    - failhard: True
+                after:
+                  test.nop: []
+                """, false);
+        assertThat(new ArrayList<>(ret.keySet())).containsExactly("test_|-first_|-first_|-succeed_with_changes",
+                "test_|-breaks_|-breaks_|-fail_without_changes");
+        assertThat(StateRunner.failed(ret)).isTrue();
+
+        // a failhard state run early for a requisite stops the run there too
+        Map<String, Object> required = run("""
+                needs:
+                  test.nop:
+                    - require:
+                      - test: req_fails
+                req_fails:
+                  test.fail_without_changes:
+                    - failhard: True
+                other:
+                  test.nop: []
+                """, false);
+        assertThat(required.keySet()).containsExactly("test_|-req_fails_|-req_fails_|-fail_without_changes");
+
+        // test mode never stops; a failhard state that succeeds stops nothing
+        assertThat(run("x:\n  test.fail_without_changes:\n    - failhard: True\ny:\n  test.nop: []\n", true)).hasSize(2);
+        assertThat(run("x:\n  test.nop:\n    - failhard: True\ny:\n  test.nop: []\n", false)).hasSize(2);
+    }
+
+    @Test
     void testModeReportsPredictionsWithResultNone() throws IOException {
         Path marker = root.resolve("never");
         Map<String, Object> ret = run("""

@@ -10,7 +10,7 @@ import org.postgresql.Driver;
  * Opens connections to the database {@link PostgresSettings} names and tells an outage (the database is
  * away: retry later) from a refusal (wrong password, no such database: the operator must act).
  */
-final class PgConnector {
+public final class PgConnector {
     /** Seconds to wait for a connection, and for an answer, before calling the database away. */
     static final int CONNECT_TIMEOUT_SECONDS = 5;
     static final int SOCKET_TIMEOUT_SECONDS = 60;
@@ -19,7 +19,7 @@ final class PgConnector {
     private final String url;
     private final Driver driver = new Driver();
 
-    PgConnector(PostgresSettings settings) {
+    public PgConnector(PostgresSettings settings) {
         this.settings = settings;
         String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
         // encoded, so that no database name can change what the URL means
@@ -27,7 +27,7 @@ final class PgConnector {
                 + java.net.URLEncoder.encode(settings.db(), java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    Connection open() throws SQLException {
+    public Connection open() throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", settings.user());
         p.setProperty("password", settings.pass());
@@ -44,8 +44,18 @@ final class PgConnector {
     }
 
     /** For messages: where, never the password. */
-    String describe() {
+    public String describe() {
         return settings.toString();
+    }
+
+    /**
+     * True when the database refuses a record for what it holds (a data exception, class 22; a constraint,
+     * 23; a program limit such as a too large jsonb, 54): writing it again will never work. Anything else
+     * (rights, an object missing, a lock, a full disk) is not the record's fault.
+     */
+    public static boolean refusesTheRecord(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("54"));
     }
 
     /**
@@ -53,7 +63,7 @@ final class PgConnector {
      * down or starting): the master spools and retries. Anything else (authentication, a missing
      * database, a bad statement) is a refusal that no waiting cures.
      */
-    static boolean isOutage(SQLException e) {
+    public static boolean isOutage(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException s && s.getSQLState() != null) {
                 String state = s.getSQLState();

@@ -42,6 +42,8 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
     private static final int QUEUE = 10_000;
     private static final int BATCH = 500;
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int CATCH_UP_PAGE = 1_000;
+    private static final long CATCH_UP_SLACK_SECONDS = 60;
 
     private final PgConnector connector;
     private final String masterId;
@@ -53,6 +55,10 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
     private final Thread in;
     private volatile boolean open = true;
     private long dropped;
+    /** The listening thread's: per source master, the id of the last event relayed from it. */
+    private final Map<String, Long> lastRelayed = new java.util.HashMap<>();
+    /** The listening thread's: when the database last answered it (System.nanoTime). */
+    private long lastHeard = System.nanoTime();
 
     private PgEventBridge(PostgresSettings settings, String masterId, EventBus bus) {
         this.connector = new PgConnector(settings);
@@ -145,6 +151,7 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
 
     private void listenLoop() {
         Connection c = null;
+        boolean lost = false;
         while (open) {
             try {
                 if (c == null) {
@@ -152,8 +159,13 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
                     try (Statement s = c.createStatement()) {
                         s.execute("LISTEN " + CHANNEL);
                     }
+                    if (lost) {
+                        catchUp(c); // after LISTEN: what commits from now on is announced, what committed before is read
+                    }
+                    lost = false;
                 }
                 PGNotification[] notes = c.unwrap(PGConnection.class).getNotifications(500);
+                lastHeard = System.nanoTime();
                 List<Long> ids = new ArrayList<>();
                 if (notes != null) {
                     for (PGNotification n : notes) {
@@ -171,6 +183,7 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
                 if (open) {
                     LOG.warn("events: not listening to other masters on {}: {}", connector.describe(), e.getMessage());
                     c = closeQuietly(c);
+                    lost = true;
                     LockSupport.parkNanos(RETRY_NANOS);
                 }
             }
@@ -178,31 +191,81 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
         closeQuietly(c);
     }
 
+    /**
+     * After the listening connection was lost: the other masters' events committed meanwhile, read from
+     * {@code salt_events} by id, each source's after the last one relayed from it (each master writes its
+     * events from one thread, one transaction at a time, so its ids grow in the order it fired them). The
+     * rows looked at are those written since shortly before this master last heard from the database (by the
+     * database's clock, with a minute of slack), so a master that is gone long ago costs no scan.
+     */
+    private void catchUp(Connection c) throws SQLException {
+        long since = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - lastHeard) + CATCH_UP_SLACK_SECONDS;
+        long after = 0;
+        long relayed = 0;
+        while (true) {
+            try (PreparedStatement s = c.prepareStatement("SELECT id, tag, data, master_id FROM salt_events WHERE master_id <> ?"
+                    + " AND alter_time >= now() - make_interval(secs => ?) AND id > ? ORDER BY id LIMIT " + CATCH_UP_PAGE)) {
+                s.setString(1, masterId);
+                s.setLong(2, since);
+                s.setLong(3, after);
+                int rows = 0;
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        rows++;
+                        after = rs.getLong(1);
+                        if (fireOnce(after, rs.getString(2), rs.getString(3), rs.getString(4))) {
+                            relayed++;
+                        }
+                    }
+                }
+                if (rows < CATCH_UP_PAGE) {
+                    break;
+                }
+            }
+        }
+        LOG.warn("events: listening to other masters again on {}; {} events fired on them meanwhile relayed from salt_events",
+                connector.describe(), relayed);
+    }
+
     private void relay(Connection c, List<Long> ids) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT tag, data, master_id FROM salt_events WHERE id = ANY(?) ORDER BY id")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT id, tag, data, master_id FROM salt_events WHERE id = ANY(?) ORDER BY id")) {
             Array array = c.createArrayOf("bigint", ids.toArray());
             s.setArray(1, array);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    Object parsed = PgJson.read(rs.getString(2));
-                    Map<String, Object> data = new java.util.LinkedHashMap<>();
-                    if (parsed instanceof Map<?, ?> m) {
-                        m.forEach((k, v) -> data.put(String.valueOf(k), v));
-                    } else {
-                        data.put("data", parsed);
-                    }
-                    // which master fired it, as salt_events names it; components acting on this master's own
-                    // minions (late sign-ins) leave such events alone
-                    data.putIfAbsent(RELAYED_FROM, rs.getString(3));
-                    relaying.set(true);
-                    try {
-                        bus.fire(rs.getString(1), data);
-                    } finally {
-                        relaying.set(false);
-                    }
+                    fireOnce(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4));
                 }
             }
         }
+    }
+
+    /**
+     * Fires a row of another master unless it was relayed already (a catch-up and the notifications that
+     * follow it may name the same row): per source, only ids above the last relayed.
+     */
+    private boolean fireOnce(long id, String tag, String json, String source) {
+        Long last = lastRelayed.get(source);
+        if (last != null && id <= last) {
+            return false;
+        }
+        lastRelayed.put(source, id);
+        Object parsed = PgJson.read(json);
+        Map<String, Object> data = new java.util.LinkedHashMap<>();
+        if (parsed instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> data.put(String.valueOf(k), v));
+        } else {
+            data.put("data", parsed);
+        }
+        // which master fired it, as salt_events names it; components acting on this master's own
+        // minions (late sign-ins) leave such events alone
+        data.putIfAbsent(RELAYED_FROM, source);
+        relaying.set(true);
+        try {
+            bus.fire(tag, data);
+        } finally {
+            relaying.set(false);
+        }
+        return true;
     }
 
     @Override

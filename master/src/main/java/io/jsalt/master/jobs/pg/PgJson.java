@@ -21,7 +21,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * come back as Long, as msgpack gives them. JSON is read with the YAML 1.2 loader the config already uses
  * (JSON is YAML 1.2), so no second parser is needed.
  */
-final class PgJson {
+public final class PgJson {
     static final String BINARY = "$binary";
     private static final LoadSettings SETTINGS = LoadSettings.builder().setCodePointLimit(Integer.MAX_VALUE)
             .setAllowDuplicateKeys(true).build();
@@ -29,13 +29,13 @@ final class PgJson {
     private PgJson() {
     }
 
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder out = new StringBuilder();
         write(value, out);
         return out.toString();
     }
 
-    static Object read(String json) {
+    public static Object read(String json) {
         return json == null ? null : normalise(new Load(SETTINGS).loadFromString(json));
     }
 

@@ -4,6 +4,7 @@ import io.jsalt.config.PostgresSettings;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobCacheException;
+import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.JobReturn;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -42,6 +43,7 @@ public final class PostgresJobCache implements JobCache {
     private static final long REMIND_MILLIS = 60_000;
     /** Jobs this master saved lately, so that returns to them are still checked while the database is away. */
     private static final int RECENT_JOBS = 4_096;
+    private static final long SLOT_RENEW_SECONDS = 60;
 
     private final PgConnector connector;
     private final Spool spool;
@@ -50,9 +52,7 @@ public final class PostgresJobCache implements JobCache {
     private Connection writer;
     private boolean retrying;
     private long lastReminder;
-    /** Guarded by itself: a JDBC connection serves one thread at a time; null until needed or after a failure. */
-    private final Object readLock = new Object();
-    private Connection reader;
+    private final PgReader reads;
     /** Set by the writer thread while the database is away: reads then fail at once instead of waiting on a connect. */
     private volatile boolean away;
     /** Guarded by itself. */
@@ -63,9 +63,14 @@ public final class PostgresJobCache implements JobCache {
         }
     };
 
-    private PostgresJobCache(PgConnector connector, Spool spool) {
+    /** This master's jid slot in jsalt_masters, or null (a cache opened without jids: tools, tests). */
+    private final PgJidSlots slots;
+
+    private PostgresJobCache(PgConnector connector, Spool spool, String masterId, Jids jids) {
         this.connector = connector;
         this.spool = spool;
+        this.slots = jids == null ? null : new PgJidSlots(jids, masterId, connector.describe());
+        this.reads = new PgReader(connector);
         this.writes = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "jsalt-job-cache-pg");
             t.setDaemon(true);
@@ -78,8 +83,16 @@ public final class PostgresJobCache implements JobCache {
      * master starts and spools); one that refuses (wrong password, no such database) is.
      */
     public static PostgresJobCache open(PostgresSettings settings, Path cachedir) {
+        return open(settings, cachedir, null, null);
+    }
+
+    /**
+     * As {@link #open(PostgresSettings, Path)}, for a master named {@code masterId} whose {@code jids} get a slot of
+     * their own among the masters on the database ({@link PgJidSlots}), renewed every minute.
+     */
+    public static PostgresJobCache open(PostgresSettings settings, Path cachedir, String masterId, Jids jids) {
         Spool spool = Spool.open(cachedir.resolve("pg-spool"), settings.spoolMaxBytes());
-        PostgresJobCache cache = new PostgresJobCache(new PgConnector(settings), spool);
+        PostgresJobCache cache = new PostgresJobCache(new PgConnector(settings), spool, masterId, jids);
         try {
             cache.write(() -> {
                 cache.connectAtStart();
@@ -89,7 +102,17 @@ public final class PostgresJobCache implements JobCache {
             cache.close();
             throw e;
         }
+        if (cache.slots != null) {
+            cache.writes.scheduleWithFixedDelay(cache::renewSlot, SLOT_RENEW_SECONDS, SLOT_RENEW_SECONDS, TimeUnit.SECONDS);
+        }
         return cache;
+    }
+
+    /** On the writer thread, every minute and at each connect. */
+    private void renewSlot() {
+        if (slots != null && writer != null) {
+            slots.renew(writer);
+        }
     }
 
     private void connectAtStart() {
@@ -113,6 +136,8 @@ public final class PostgresJobCache implements JobCache {
         Connection c = connector.open();
         try {
             PgSchema.ensure(c);
+            writer = c;
+            renewSlot();
             return c;
         } catch (SQLException e) {
             closeQuietly(c);
@@ -222,9 +247,24 @@ public final class PostgresJobCache implements JobCache {
                 wentAway(e);
                 return;
             }
-            // a record the database refuses would block every later one: it is said, and retried, not dropped
-            LOG.error("job cache database {} refused queued records ({}); retrying", connector.describe(), e.getMessage());
-            retryLater(RETRY_MILLIS);
+            if (!PgConnector.refusesTheRecord(e)) {
+                // not the record's fault (rights, a schema changed by hand, a lock): said, and retried, not dropped
+                LOG.error("job cache database {} refused queued records ({}); retrying", connector.describe(), e.getMessage());
+                retryLater(RETRY_MILLIS);
+                return;
+            }
+            try {
+                writeOneByOne(spool.oldest(CATCH_UP_BATCH));
+            } catch (SQLException again) {
+                if (PgConnector.isOutage(again)) {
+                    wentAway(again);
+                    return;
+                }
+                LOG.error("job cache database {} refused queued records ({}); retrying", connector.describe(), again.getMessage());
+                retryLater(RETRY_MILLIS);
+                return;
+            }
+            retryLater(0);
             return;
         } catch (RuntimeException e) { // a JobCacheException too
             // anything else (a damaged spool file) must not end the scheduled catch-up silently: the spool would
@@ -273,6 +313,27 @@ public final class PostgresJobCache implements JobCache {
     }
 
     /**
+     * After a batch was refused for the data it holds: each record in a transaction of its own, and one the
+     * database refuses for good is moved to the quarantine, loudly, so it holds back nothing after it.
+     */
+    private void writeOneByOne(List<Spool.Entry> batch) throws SQLException {
+        for (Spool.Entry e : batch) {
+            try {
+                writeBatch(List.of(e));
+            } catch (SQLException refused) {
+                if (!PgConnector.refusesTheRecord(refused)) {
+                    throw refused;
+                }
+                java.nio.file.Path moved = spool.quarantine(e, refused.getMessage());
+                LOG.error("job cache database {} refuses a queued {} for good ({}): set aside as {}; the records after it"
+                        + " are written. Look at it, then delete it or write it by hand", connector.describe(),
+                        e.record() instanceof Job j ? "job " + j.jid() : "return of " + ((JobReturn) e.record()).id()
+                                + " to " + ((JobReturn) e.record()).jid(), refused.getMessage(), moved);
+            }
+        }
+    }
+
+    /**
      * A job this master saved lately is answered from memory (so also while the database is away); another
      * is read from the database, or from the spool while the database is away. One found nowhere while the
      * database is away is an error, never "no such job", so a return to it is not refused for good.
@@ -285,9 +346,7 @@ public final class PostgresJobCache implements JobCache {
                 return Optional.of(recent); // every return asks for its job: this master's own need no query
             }
         }
-        List<Object> queued = queued();
-        Optional<Job> waiting = queued.stream().filter(o -> o instanceof Job j && j.jid().equals(jid)).map(o -> (Job) o)
-                .reduce((a, b) -> b);
+        Optional<Job> waiting = queuedJobs().stream().filter(j -> j.jid().equals(jid)).reduce((a, b) -> b);
         try {
             Optional<Job> stored = read(c -> PgRows.job(c, jid));
             return stored.isPresent() ? stored : waiting;
@@ -301,12 +360,12 @@ public final class PostgresJobCache implements JobCache {
 
     @Override
     public List<Job> jobsBetween(String firstJid, String lastJid) {
-        List<Object> queued = queued();
-        List<Job> out = new ArrayList<>(readOrQueued(c -> PgRows.jobsBetween(c, firstJid, lastJid), List.of(), queued));
+        List<Job> queued = queuedJobs();
+        List<Job> out = new ArrayList<>(readOrQueued(c -> PgRows.jobsBetween(c, firstJid, lastJid), List.of(), !queued.isEmpty()));
         Set<String> seen = new HashSet<>();
         out.forEach(j -> seen.add(j.jid()));
-        for (Object o : queued) {
-            if (o instanceof Job j && (firstJid == null || j.jid().compareTo(firstJid) >= 0)
+        for (Job j : queued) {
+            if ((firstJid == null || j.jid().compareTo(firstJid) >= 0)
                     && (lastJid == null || j.jid().compareTo(lastJid) <= 0) && seen.add(j.jid())) {
                 out.add(j);
             }
@@ -317,12 +376,12 @@ public final class PostgresJobCache implements JobCache {
 
     @Override
     public List<JobReturn> returns(String jid) {
-        List<Object> queued = queued();
-        List<JobReturn> out = new ArrayList<>(readOrQueued(c -> PgRows.returns(c, jid), List.of(), queued));
+        List<JobReturn> queued = queuedReturns(jid);
+        List<JobReturn> out = new ArrayList<>(readOrQueued(c -> PgRows.returns(c, jid), List.of(), !queued.isEmpty()));
         Set<String> seen = new HashSet<>();
         out.forEach(r -> seen.add(r.id()));
-        for (Object o : queued) {
-            if (o instanceof JobReturn r && r.jid().equals(jid) && seen.add(r.id())) {
+        for (JobReturn r : queued) {
+            if (seen.add(r.id())) {
                 out.add(r);
             }
         }
@@ -330,14 +389,22 @@ public final class PostgresJobCache implements JobCache {
     }
 
     /**
-     * What waits in the spool, read before the database: a record written back in between is then found
-     * in the database, never missed. Empty (and cheap) whenever the database keeps up.
+     * The jobs waiting in the spool, from its index in memory, asked before the database: a record written back in
+     * between is then found in the database, never missed. Empty (and cheap) whenever the database keeps up.
      */
-    private List<Object> queued() {
+    private List<Job> queuedJobs() {
         if (spool.isEmpty()) {
             return List.of(); // the usual case, answered without waiting behind the writes
         }
-        return write(() -> spool.isEmpty() ? List.of() : spool.oldest(Integer.MAX_VALUE).stream().map(Spool.Entry::record).toList());
+        return write(spool::jobs);
+    }
+
+    /** The returns to {@code jid} waiting in the spool: only their files are read. */
+    private List<JobReturn> queuedReturns(String jid) {
+        if (spool.isEmpty()) {
+            return List.of();
+        }
+        return write(() -> spool.returns(jid));
     }
 
     @Override
@@ -387,13 +454,11 @@ public final class PostgresJobCache implements JobCache {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        synchronized (readLock) {
-            if (reader != null) {
-                closeQuietly(reader);
-                reader = null;
-            }
-        }
+        reads.close();
         if (writer != null) {
+            if (slots != null) {
+                slots.release(writer);
+            }
             closeQuietly(writer);
             writer = null;
         }
@@ -402,19 +467,15 @@ public final class PostgresJobCache implements JobCache {
         }
     }
 
-    private interface Query<T> {
-        T run(Connection c) throws SQLException;
-    }
-
     /**
      * Reads from the database, reconnecting once after a lost connection. When the database is away and
      * the spool holds something, the answer is the spool's alone (the master serves what it can).
      */
-    private <T> T readOrQueued(Query<T> query, T none, List<Object> queued) {
+    private <T> T readOrQueued(PgReader.Query<T> query, T none, boolean anyQueued) {
         try {
             return read(query);
         } catch (JobCacheException e) {
-            if (queued.isEmpty()) {
+            if (!anyQueued) {
                 throw e;
             }
             LOG.warn("job cache: answering from the queue alone: {}", e.getMessage());
@@ -422,31 +483,11 @@ public final class PostgresJobCache implements JobCache {
         }
     }
 
-    private <T> T read(Query<T> query) {
+    private <T> T read(PgReader.Query<T> query) {
         if (away) {
             throw new JobCacheException("job cache database " + connector.describe() + " is unreachable (retried every second)");
         }
-        synchronized (readLock) {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    if (reader == null) {
-                        reader = connector.open();
-                    }
-                    return query.run(reader);
-                } catch (SQLException e) {
-                    if (reader != null) {
-                        closeQuietly(reader);
-                        reader = null;
-                    }
-                    if (!PgConnector.isOutage(e)) {
-                        throw new JobCacheException("job cache database " + connector.describe() + ": read failed: " + e.getMessage(), e);
-                    }
-                    if (attempt == 2) {
-                        throw new JobCacheException("job cache database " + connector.describe() + " is unreachable: " + e.getMessage(), e);
-                    }
-                }
-            }
-        }
+        return reads.read(query);
     }
 
     private <T> T write(Callable<T> task) {

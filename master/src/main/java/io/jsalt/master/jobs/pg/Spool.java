@@ -25,8 +25,14 @@ import java.util.stream.Stream;
  * master that crashes keeps every record it said it had. Named by a sequence, so they are written to the
  * database in the order they came. Bounded by bytes; past the bound a write is refused and its sender
  * retries (a minion from its outbox). Used only by the job cache's writer thread, but {@link #isEmpty}.
+ *
+ * <p>The folder is listed once, at open; from then on an index in memory (file, size, and the job, or the
+ * return's jid) says what is queued in which order, so writing back and answering reads during an outage
+ * read only the files they need. A record the database refuses for good is moved aside to
+ * {@code cachedir/pg-quarantine/} ({@link #quarantine}), so it no longer holds back the ones after it.
  */
 final class Spool {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Spool.class);
     private static final String JOB = ".job";
     private static final String RETURN = ".ret";
 
@@ -36,13 +42,14 @@ final class Spool {
     private long nextSeq;
     /** Written by the owning thread only; volatile so that readers can ask "anything queued?" without it. */
     private volatile int count;
+    /** What is queued, oldest first: for a job the job itself (jobs are small), for a return its jid. */
+    private final java.util.TreeMap<Long, Indexed> index = new java.util.TreeMap<>();
 
-    private Spool(Path dir, long maxBytes, long bytes, long nextSeq, int count) {
+    private record Indexed(Path file, long size, Job job, String returnJid) {}
+
+    private Spool(Path dir, long maxBytes) {
         this.dir = dir;
         this.maxBytes = maxBytes;
-        this.bytes = bytes;
-        this.nextSeq = nextSeq;
-        this.count = count;
     }
 
     /** A spool over {@code dir}, with what an earlier run left in it. */
@@ -50,22 +57,87 @@ final class Spool {
         try {
             Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-            long bytes = 0;
+            Spool spool = new Spool(dir, maxBytes);
             long last = 0;
-            int count = 0;
             for (Path p : files(dir)) {
-                bytes += Files.size(p);
+                long size = Files.size(p);
+                Object record;
+                try {
+                    record = decode(p);
+                } catch (IOException | RuntimeException e) {
+                    LOG.error("job cache: queued record {} does not read ({}); set aside as {}", p, e.toString(),
+                            spool.setAside(p, "it does not read (" + e + ")"));
+                    continue;
+                }
+                spool.remember(seq(p), p, size, record);
                 last = Math.max(last, seq(p));
-                count++;
             }
+            spool.nextSeq = last + 1;
             try (Stream<Path> tmp = Files.list(dir)) {
                 for (Path p : tmp.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList()) {
                     Files.delete(p); // never renamed: its write was never acknowledged
                 }
             }
-            return new Spool(dir, maxBytes, bytes, last + 1, count);
+            return spool;
         } catch (IOException e) {
             throw new JobCacheException("cannot open the job cache spool " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void remember(long seq, Path file, long size, Object record) {
+        index.put(seq, record instanceof Job j ? new Indexed(file, size, j, null)
+                : new Indexed(file, size, null, ((JobReturn) record).jid()));
+        bytes += size;
+        count++;
+    }
+
+    /** The jobs queued, oldest first, from memory. */
+    List<Job> jobs() {
+        return index.values().stream().filter(i -> i.job() != null).map(Indexed::job).toList();
+    }
+
+    /** The returns queued for {@code jid}, oldest first: only their files are read. */
+    List<JobReturn> returns(String jid) {
+        List<JobReturn> out = new ArrayList<>();
+        for (Indexed i : index.values()) {
+            if (jid.equals(i.returnJid())) {
+                try {
+                    out.add((JobReturn) decode(i.file()));
+                } catch (IOException e) {
+                    throw new JobCacheException("cannot read the job cache spool " + dir + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The folder where refused records are set aside: {@code cachedir/pg-quarantine}. */
+    Path quarantineDir() {
+        return dir.resolveSibling("pg-quarantine");
+    }
+
+    /**
+     * Moves a record the database refuses for good out of the queue, into {@link #quarantineDir} (0700, the file
+     * kept as it was, 0600), so the records after it are written; returns where it went.
+     */
+    Path quarantine(Entry e, String reason) {
+        Path moved = setAside(e.file(), reason);
+        index.remove(seq(e.file()));
+        bytes -= e.size();
+        count--;
+        return moved;
+    }
+
+    private Path setAside(Path file, String reason) {
+        Path aside = quarantineDir();
+        try {
+            Files.createDirectories(aside, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path target = aside.resolve(file.getFileName());
+            Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.writeString(aside.resolve(file.getFileName() + ".why"), reason + "\n");
+            return target;
+        } catch (IOException ex) {
+            throw new JobCacheException("cannot set " + file + " aside in " + aside + ": " + ex.getMessage(), ex);
         }
     }
 
@@ -99,7 +171,7 @@ final class Spool {
         m.put("user", job.user());
         m.put("minions", job.minions());
         m.put("started", nanos(job.started()));
-        write(m, JOB);
+        write(m, JOB, job);
     }
 
     void add(JobReturn ret) {
@@ -111,23 +183,33 @@ final class Spool {
         m.put("success", ret.success());
         m.put("received", nanos(ret.received()));
         m.put("verified", ret.verified());
-        write(m, RETURN);
+        write(m, RETURN, ret);
     }
 
-    /** The oldest records, at most {@code limit}, each a {@link Job} or a {@link JobReturn}. */
+    /**
+     * The oldest records, at most {@code limit}, each a {@link Job} or a {@link JobReturn}. A file that no
+     * longer reads (damaged on disk) is set aside in the quarantine at once, with an ERROR, rather than block
+     * the rest.
+     */
     List<Entry> oldest(int limit) {
         List<Entry> out = new ArrayList<>();
-        try {
-            for (Path p : files(dir)) {
-                if (out.size() == limit) {
-                    break;
-                }
-                out.add(new Entry(p, Files.size(p), decode(p)));
+        for (Map.Entry<Long, Indexed> e : List.copyOf(index.entrySet())) {
+            if (out.size() == limit) {
+                break;
             }
-            return out;
-        } catch (IOException e) {
-            throw new JobCacheException("cannot read the job cache spool " + dir + ": " + e.getMessage(), e);
+            Indexed i = e.getValue();
+            Object record;
+            try {
+                record = i.job() != null ? i.job() : decode(i.file());
+            } catch (IOException | RuntimeException ex) {
+                Entry bad = new Entry(i.file(), i.size(), null);
+                Path moved = quarantine(bad, "it no longer reads (" + ex + ")");
+                LOG.error("job cache: queued record {} does not read ({}); set aside as {}", i.file(), ex.toString(), moved);
+                continue;
+            }
+            out.add(new Entry(i.file(), i.size(), record));
         }
+        return out;
     }
 
     /** Forgets records once the database has them. */
@@ -135,6 +217,7 @@ final class Spool {
         for (Entry e : written) {
             try {
                 Files.delete(e.file);
+                index.remove(seq(e.file));
                 bytes -= e.size;
                 count--;
             } catch (IOException ex) {
@@ -147,7 +230,7 @@ final class Spool {
     record Entry(Path file, long size, Object record) {
     }
 
-    private void write(Map<String, Object> record, String suffix) {
+    private void write(Map<String, Object> record, String suffix, Object indexed) {
         byte[] packed = SaltPack.packBinType(record);
         if (bytes + packed.length > maxBytes) {
             throw new JobCacheException("the job cache database is unreachable and its spool " + dir + " is full ("
@@ -176,9 +259,8 @@ final class Spool {
             }
             throw new JobCacheException("cannot write to the job cache spool " + dir + ": " + e.getMessage(), e);
         }
+        remember(nextSeq, file, packed.length, indexed);
         nextSeq++;
-        bytes += packed.length;
-        count++;
     }
 
     @SuppressWarnings("unchecked")

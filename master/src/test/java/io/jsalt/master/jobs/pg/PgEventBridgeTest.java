@@ -84,6 +84,56 @@ class PgEventBridgeTest {
         }
     }
 
+    @Test
+    void eventsFiredWhileAMastersListenerWasCutOffAreRelayedOnceItIsBackInOrderAndOnce() throws Exception {
+        String db = cluster.createDatabase();
+        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
+                cluster.password(), Map.of(), 1_048_576, true);
+        EventBus bus1 = new EventBus();
+        EventBus bus2 = new EventBus();
+        List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
+        bus2.addListener(seen2::add);
+        try (JobCache schema = PostgresJobCache.open(settings, cachedir);
+             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1);
+             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2);
+             Connection admin = cluster.connect("postgres");
+             Connection watch = cluster.connect(db)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> listeners(db) >= 2);
+            bus1.fire("test/seq", Map.of("i", 0L)); // m1's writer connection is open from now on
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() == 1);
+            try (Statement s = admin.createStatement()) {
+                // no new connection to db, so the listeners cut below stay away until allowed again
+                s.execute("ALTER DATABASE " + db + " ALLOW_CONNECTIONS false");
+                // a listener's last statement is its LISTEN, or the read of the rows it relayed last
+                s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db + "'"
+                        + " AND (query LIKE 'LISTEN%' OR query LIKE '%WHERE id = ANY%')");
+            }
+            for (long i = 1; i <= 200; i++) {
+                bus1.fire("test/seq", Map.of("i", i));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> rows(watch, "SELECT count(*) FROM salt_events WHERE master_id = 'm1'") == 201);
+            assertThat(seen2).hasSize(1); // m2 heard nothing of them
+            try (Statement s = admin.createStatement()) {
+                s.execute("ALTER DATABASE " + db + " ALLOW_CONNECTIONS true");
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() >= 201);
+            for (long i = 201; i <= 250; i++) {
+                bus1.fire("test/seq", Map.of("i", i));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() >= 251);
+        }
+        List<Long> order = new ArrayList<>();
+        seen2.forEach(e -> order.add((Long) e.data().get("i")));
+        assertThat(order).hasSize(251).isSorted().doesNotHaveDuplicates();
+    }
+
+    private static long rows(Connection c, String sql) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private static int listeners(String db) throws Exception {
         try (Connection c = cluster.connect(db); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"

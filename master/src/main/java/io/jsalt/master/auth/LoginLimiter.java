@@ -1,0 +1,82 @@
+package io.jsalt.master.auth;
+
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The master's own brake on password guessing, for every way a password reaches it: {@code mk_token} and the
+ * inline {@code eauth}/{@code username}/{@code password} of publish, runner, wheel and {@code job_returns}.
+ * jsalt-api limits its logins per address, but a client holding the request port (or {@code jsalt -a}) never
+ * passes through jsalt-api, so the limit lives here too: after {@code max} failures within the window for one
+ * user name, or from one address, further attempts are refused without looking at the password until the
+ * oldest failure leaves the window. The address is known only when jsalt-api vouches for it (see
+ * {@code io.jsalt.master.request.SourceAddress}); every other client counts as the one address
+ * {@code direct}, so spraying one password over many names is bounded too. A success erases nothing.
+ * Memory is bounded: past {@link #MAX_KEYS} names and addresses the table is cleared (erring towards a login).
+ */
+public final class LoginLimiter {
+    static final int MAX_KEYS = 10_000;
+    public static final String TOO_MANY = "Too many failed logins: try again later";
+
+    /** {@code eauth_login_failures} within {@code eauth_login_window} seconds. */
+    public record Limits(int maxFailures, long windowSeconds) {
+        public static final Limits DEFAULTS = new Limits(10, 60);
+    }
+
+    private final Clock clock;
+    private final Supplier<Limits> limits;
+    private final Map<String, Deque<Long>> failures = new ConcurrentHashMap<>();
+
+    public LoginLimiter(Clock clock, Supplier<Limits> limits) {
+        this.clock = clock;
+        this.limits = limits;
+    }
+
+    /** Whether a password for {@code user} from {@code address} (null: a direct client) may be tried now. */
+    public boolean allows(String user, String address) {
+        return under("user:" + user) && under("addr:" + where(address));
+    }
+
+    public void failed(String user, String address) {
+        if (failures.size() >= MAX_KEYS) {
+            failures.clear();
+        }
+        record("user:" + user);
+        record("addr:" + where(address));
+    }
+
+    private boolean under(String key) {
+        Deque<Long> times = failures.get(key);
+        if (times == null) {
+            return true;
+        }
+        synchronized (times) {
+            prune(times);
+            return times.size() < limits.get().maxFailures();
+        }
+    }
+
+    private void record(String key) {
+        Deque<Long> times = failures.computeIfAbsent(key, k -> new ArrayDeque<>());
+        synchronized (times) {
+            prune(times);
+            times.addLast(clock.millis());
+        }
+    }
+
+    private void prune(Deque<Long> times) {
+        long now = clock.millis();
+        long window = limits.get().windowSeconds() * 1000;
+        while (!times.isEmpty() && now - times.peekFirst() >= window) {
+            times.removeFirst();
+        }
+    }
+
+    private static String where(String address) {
+        return address == null ? "direct" : address;
+    }
+}

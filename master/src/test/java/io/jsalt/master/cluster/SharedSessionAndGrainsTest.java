@@ -1,0 +1,226 @@
+package io.jsalt.master.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.jsalt.crypto.RsaKeys;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.testing.PgCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The session key and the grains of two masters of one cluster, on a real PostgreSQL. */
+class SharedSessionAndGrainsTest {
+    static PgCluster pg;
+    static KeyPair masterKey;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void start() {
+        pg = PgCluster.start();
+        masterKey = RsaKeys.generate(2048);
+    }
+
+    @AfterAll
+    static void stop() {
+        pg.close();
+    }
+
+    @Test
+    void bothMastersUseOneSessionKeyAndARotationOnEitherReachesTheOther() {
+        String db = pg.createDatabase();
+        SessionKey k1 = new SessionKey();
+        SessionKey k2 = new SessionKey();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42001, masterKey, k1);
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42011, masterKey, k2)) {
+            assertThat(k2.keyString()).isEqualTo(k1.keyString());
+            String first = k1.keyString();
+
+            k2.rotate("a minion key was deleted or rejected"); // as the master does when a key is revoked on m2
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !k1.keyString().equals(first));
+            assertThat(k1.keyString()).isEqualTo(k2.keyString());
+            assertThat(m1.session().generation()).isEqualTo(m2.session().generation()).isEqualTo(2);
+
+            k1.rotate("again, from m1");
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.session().generation() == 3);
+            assertThat(k2.keyString()).isEqualTo(k1.keyString());
+        }
+    }
+
+    @Test
+    void theDatabaseHoldsTheSessionKeyOnlySealedToTheMasterKey() throws Exception {
+        String db = pg.createDatabase();
+        SessionKey k1 = new SessionKey();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42021, masterKey, k1)) {
+            byte[] plain = k1.keyString().getBytes(StandardCharsets.US_ASCII);
+            try (Connection c = pg.connect(db); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT sealed, sig FROM jsalt_session_keys")) {
+                assertThat(rs.next()).isTrue();
+                byte[] sealed = rs.getBytes(1);
+                assertThat(new String(sealed, StandardCharsets.ISO_8859_1)).doesNotContain(new String(plain, StandardCharsets.ISO_8859_1));
+                assertThat(new MasterSeal(masterKey).open(sealed)).isEqualTo(plain);
+            }
+        }
+    }
+
+    @Test
+    void aSessionKeyWrittenByAnyoneButAMasterIsNotUsed() throws Exception {
+        String db = pg.createDatabase();
+        SessionKey k1 = new SessionKey();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42031, masterKey, k1)) {
+            String before = k1.keyString();
+            // sealed to the master's public key (anyone can do that) but signed with another key
+            MasterSeal intruder = new MasterSeal(new KeyPair(masterKey.getPublic(), RsaKeys.generate(2048).getPrivate()));
+            byte[] sealed = intruder.seal(io.jsalt.crypto.Crypticle.generateKeyString().getBytes(StandardCharsets.US_ASCII));
+            byte[] sig = intruder.sign("jsalt session key v1", java.nio.ByteBuffer.allocate(8).putLong(99).array(), sealed);
+            try (Connection c = pg.connect(db); java.sql.PreparedStatement s = c.prepareStatement(
+                    "INSERT INTO jsalt_session_keys (generation, sealed, sig, reason, master_id) VALUES (99, ?, ?, 'forged', 'sql');"
+                            + " SELECT pg_notify('jsalt_session', '99')")) {
+                s.setBytes(1, sealed);
+                s.setBytes(2, sig);
+                s.execute();
+            }
+            m1.session().changed("99"); // as the NOTIFY would: the forged generation is read, and refused
+
+            assertThat(k1.keyString()).isEqualTo(before);
+            assertThat(m1.session().generation()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void whileTheDatabaseIsAwayKeysAreServedChangesRefusedAndARevocationRotatesHereThenEverywhere() {
+        String db = pg.createDatabase();
+        SessionKey k1 = new SessionKey();
+        SessionKey k2 = new SessionKey();
+        String pem = RsaKeys.publicKeyPem(RsaKeys.generate(2048).getPublic());
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42121, masterKey, k1);
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42131, masterKey, k2)) {
+            m1.keys().store(KeyState.ACCEPTED, "web1", pem);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().acceptedKey("web1").isPresent());
+            pg.stopServer();
+            try {
+                assertThat(m1.keys().acceptedKey("web1")).isPresent(); // served from memory
+                assertThat(m1.keys().list(KeyState.ACCEPTED)).containsExactly("web1");
+                assertThatThrownBy(() -> m1.keys().store(KeyState.PENDING,
+                        "web2", pem)).isInstanceOf(ClusterException.class).hasMessageContaining("unreachable");
+                assertThat(m1.keys().stateOf("web2")).isEmpty();
+                String before = k1.keyString();
+                k1.rotate("a minion key was deleted or rejected");
+                assertThat(k1.keyString()).as("rotated on this master at once").isNotEqualTo(before);
+                assertThat(k2.keyString()).isEqualTo(before);
+            } finally {
+                pg.startServer();
+            }
+            // once the database is back, the rotation owed is made for the cluster, and m2 adopts it
+            await().atMost(Duration.ofSeconds(30)).until(() -> m2.session().generation() == 2 && k1.keyString().equals(k2.keyString()));
+            assertThat(m1.session().generation()).isEqualTo(2);
+            assertThat(m1.keys().storeIfNew(KeyState.PENDING, "web2", pem)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().stateOf("web2").isPresent());
+        }
+    }
+
+    @Test
+    void scheduledRotationsOfTwoMastersMakeOneNewKey() {
+        String db = pg.createDatabase();
+        SessionKey k1 = new SessionKey();
+        SessionKey k2 = new SessionKey();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42041, masterKey, k1);
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42051, masterKey, k2)) {
+            k1.rotateScheduled(Duration.ofMillis(1), "publish_session on m1");
+            k2.rotateScheduled(Duration.ofHours(24), "publish_session on m2, just after");
+            assertThat(m2.session().generation()).isEqualTo(2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.session().generation() == 2);
+            assertThat(k1.keyString()).isEqualTo(k2.keyString());
+        }
+    }
+
+    @Test
+    void grainsReportedToOneMasterAreKnownToTheOtherAndSignedOnesOnlyMoveForward() {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42061, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42071, masterKey, new SessionKey())) {
+            Map<String, Object> grains = Map.of("os", "Debian", "roles", List.of("web", "db"), "cpus", 4L);
+            assertThat(m1.grains().putGrains("web1", grains, true, 1_000L)).isTrue();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isPresent());
+            assertThat(m2.grains().grains("web1")).contains(grains);
+            assertThat(m2.grains().grainsVerified("web1")).isTrue();
+
+            // unsigned grains, or signed ones older than those known, sent to the other master do not replace them
+            assertThat(m2.grains().putGrains("web1", Map.of("os", "forged"), false, null)).isFalse();
+            assertThat(m1.grains().putGrains("web1", Map.of("os", "replayed"), true, 999L)).isFalse();
+            assertThat(m2.grains().grains("web1")).contains(grains);
+
+            assertThat(m2.grains().putGrains("web1", Map.of("os", "Debian", "cpus", 8L), true, 2_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("web1").orElseThrow().get("cpus").equals(8L));
+
+            m2.grains().forget("web1");
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("web1").isEmpty());
+        }
+    }
+
+    @Test
+    void whatOneMasterSeesPresentTheOtherSeesUntilItIsStaleOrWithdrawn() throws Exception {
+        String db = pg.createDatabase();
+        Duration fresh = Duration.ofMinutes(3);
+        try (ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42111, masterKey, new SessionKey())) {
+            try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42101, masterKey, new SessionKey())) {
+                m1.presence().publish(Set.of("web1", "web2"));
+                assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1", "web2");
+                assertThat(m1.presence().elsewhere(fresh)).as("a master's own rows are not 'elsewhere'").isEmpty();
+
+                m1.presence().publish(Set.of("web2"));
+                assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
+                try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                    s.execute("UPDATE jsalt_presence SET seen = now() - interval '10 minutes'"); // m1 died long ago
+                }
+                assertThat(m2.presence().elsewhere(fresh)).isEmpty();
+                m1.presence().publish(Set.of("web2"));
+                assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
+            }
+            // m1 stopped cleanly: its minions no longer count as present through it
+            assertThat(m2.presence().elsewhere(fresh)).isEmpty();
+        }
+    }
+
+    @Test
+    void aRaceOfTwoMastersOverOneMinionsGrainsKeepsTheNewestSigned() throws Exception {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42081, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42091, masterKey, new SessionKey())) {
+            List<Thread> threads = new ArrayList<>();
+            for (ClusterState m : List.of(m1, m2)) {
+                Thread t = new Thread(() -> {
+                    for (long stamp = 1; stamp <= 100; stamp++) {
+                        m.grains().putGrains("busy", Map.of("stamp", stamp), true, stamp);
+                    }
+                });
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) {
+                t.join(60_000);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("busy").orElseThrow().get("stamp").equals(100L)
+                    && m2.grains().grains("busy").orElseThrow().get("stamp").equals(100L));
+        }
+    }
+}
