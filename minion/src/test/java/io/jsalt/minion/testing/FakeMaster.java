@@ -64,7 +64,12 @@ public final class FakeMaster implements AutoCloseable {
         this.key = key;
         this.pem = io.jsalt.crypto.RsaKeys.publicKeyPem(key.getPublic());
         publisher = transport.bindPublisher("127.0.0.1", publishPort);
-        requests = transport.bindRequestServer("127.0.0.1", requestPort, 2, this::handle);
+        try {
+            requests = transport.bindRequestServer("127.0.0.1", requestPort, 2, this::handle);
+        } catch (RuntimeException e) {
+            publisher.close(); // a port still held by a closed master: the caller tries again, on both ports
+            throw e;
+        }
     }
 
     /** What every {@code _return} is answered: {@code true} (the default) or {@code false} (refused). */
