@@ -113,7 +113,8 @@ public final class Minion implements AutoCloseable {
         returner = new Returner(config.id(), (ReturnRoutes) masters, new ReturnOutbox(config.cachedir().resolve("returns")),
                 config.returnRetryTimer(), config.returnRetryTimerMax());
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
-                config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications"), pillar), modules, running, returner, keyPair.getPrivate());
+                config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications"),
+                pillar), modules, running, returner, keyPair.getPrivate());
         if (!scheduled.isEmpty()) {
             schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,
                     config.minionSignMessages() ? keyPair.getPrivate() : null);
@@ -197,7 +198,9 @@ public final class Minion implements AutoCloseable {
 
         @Override
         public void publication(MasterLink link, byte[] frame) {
-            jobs.onPublication(frame, link);
+            if (!stopped) { // closing: the job runner is closed before the masters' lines
+                jobs.onPublication(frame, link);
+            }
         }
 
         @Override
@@ -247,9 +250,6 @@ public final class Minion implements AutoCloseable {
         if (schedule != null) {
             schedule.close();
         }
-        if (masters != null) {
-            masters.close();
-        }
         if (jobs != null) {
             jobs.close();
         }
@@ -267,6 +267,9 @@ public final class Minion implements AutoCloseable {
         }
         if (returner != null) {
             returner.close();
+        }
+        if (masters != null) {
+            masters.close(); // last: the supervisor tells the masters that its programs stopped (supervisor_on_stop)
         }
         terminated.complete("stopped");
     }

@@ -282,7 +282,8 @@ public final class MasterLink implements PublicationSource, AutoCloseable {
                 undecrypted.clear(); // not signed in: those jobs are not for this minion any more
             }
             log.error("{}: the master rejected this minion's key ({}). Delete it on the master (jsalt-key -d {}) and "
-                    + "restart this minion{}", config.id(), address, config.id(), config.rejectedRetry() ? "; retrying (rejected_retry)" : ".");
+                    + "restart this minion{}", config.id(), address, config.id(),
+                    config.rejectedRetry() ? "; retrying (rejected_retry)" : ".");
         } else if (result instanceof SignInResult.Full) {
             log.error("{}: the master is full (max_minions reached) ({})", config.id(), address);
         } else if (result instanceof SignInResult.MasterRefused m) {
