@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "jsalt-bench", mixinStandardHelpOptions = true,
         description = "Scale benchmarks of jsalt: a swarm of minions against a real master.")
 public final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, memory, states, supervise, api, jmh, keys, pg-lookup, or all")
+    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, failover, memory, states, supervise, api, jmh, keys, pg-lookup, or all")
     String scenario;
 
     @Option(names = "--n", split = ",", description = "Minion counts (default per scenario; fanout: 1,10,100,1000,5000,10000).")

@@ -2,6 +2,7 @@ package io.jsalt.bench;
 
 import io.jsalt.bench.api.ApiLoad;
 import io.jsalt.bench.scenario.BenchOptions;
+import io.jsalt.bench.scenario.Failover;
 import io.jsalt.bench.scenario.FanOut;
 import io.jsalt.bench.scenario.Jmh;
 import io.jsalt.bench.scenario.Memory;
@@ -30,6 +31,7 @@ final class Scenarios {
             case "fanout-procs" -> ProcessFanOut.run(sized(o, List.of(1, 50), List.of(1, 10)));
             case "sustained" -> SustainedLoad.run(sized(o, List.of(1000), List.of(200)));
             case "restart" -> RestartStorm.run(sized(o, List.of(1000), List.of(200)));
+            case "failover" -> Failover.run(sized(o, List.of(100), List.of(20)));
             case "memory" -> Memory.run(sized(o, List.of(1000), List.of(500)));
             case "states" -> StateApply.run(sized(o, List.of(200), List.of(200)));
             case "supervise" -> Supervise.run(sized(o, List.of(200), List.of(50)));

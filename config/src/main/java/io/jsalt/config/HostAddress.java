@@ -32,7 +32,7 @@ public final class HostAddress {
     }
 
     /**
-     * The host under {@code key}. A list is refused: it is how Salt spells multi-master, which jsalt does not offer.
+     * The host under {@code key}; a list is refused (a minion's list of masters is read by {@link Masters}).
      */
     public static String read(ConfigFile config, String key, String dflt) {
         String expected = "an IPv4 address, an IPv6 address or a host name";

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  *
  * @param configDir              the folder holding the {@code minion} file; not moved under root_dir
  * @param id                     {@code id}: explicit, or this host's name (see {@link MinionId#ofThisHost})
- * @param master                 {@code master}: host name or IP address of the one master
- * @param masterPort             {@code master_port}: the master's request port (its ret_port)
+ * @param master                 the host of the first master of {@code master} (see {@code masters})
+ * @param masterPort             the request port of that master: its {@code host:port}, else {@code master_port} (its ret_port)
  * @param publishPort            {@code publish_port}: the master's publish port
  * @param logLevel               {@code log_level}, one of Salt's level names in lower case
  * @param acceptanceWaitTime     {@code acceptance_wait_time}: seconds between sign-in attempts while pending
@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * @param frameLimits            the largest frames accepted from the master
  * @param supervision            {@code supervisor} and {@code supervisor_dir}: the programs this minion supervises
  * @param stateOutput            how {@code jsalt-call} shows state runs by default ({@code state_output}, {@code state_verbose}, ...)
+ * @param masters                {@code master} as a list, {@code master_type} and the keys of Salt's multi-master
  */
 public record MinionConfig(
         Path configDir,
@@ -78,7 +79,8 @@ public record MinionConfig(
         boolean cmdSafe,
         FrameLimits frameLimits,
         Supervision supervision,
-        StateOutputSettings stateOutput) {
+        StateOutputSettings stateOutput,
+        Masters masters) {
 
     /**
      * The largest frames this minion accepts from its master (or from whoever stands in its place): a frame
@@ -160,6 +162,7 @@ public record MinionConfig(
         Objects.requireNonNull(frameLimits, "frameLimits");
         Objects.requireNonNull(supervision, "supervision");
         Objects.requireNonNull(stateOutput, "stateOutput");
+        Objects.requireNonNull(masters, "masters");
     }
 
     /** Salt's minion grains file, {@code <configDir>/grains}: grains set by grains.setval and friends. */
@@ -205,11 +208,12 @@ public record MinionConfig(
         double acceptanceWaitTimeMax = config.number("acceptance_wait_time_max", 0, 0, DAY);
         String logLevel = LogLevel.read(config, "log_level", LogLevel.WARNING).saltName();
         Path cachedir = config.path("cachedir", root, "/var/cache/jsalt/minion");
+        Masters masters = Masters.read(config, masterPort);
         return new MinionConfig(
                 configDir,
                 id(config),
-                HostAddress.read(config, "master", "salt"),
-                masterPort,
+                masters.list().get(0).host(),
+                masters.list().get(0).port(),
                 publishPort,
                 root,
                 config.path("pki_dir", root, "/etc/jsalt/pki/minion"),
@@ -240,7 +244,8 @@ public record MinionConfig(
                 config.bool("cmd_safe", false),
                 FrameLimits.read(config),
                 Supervision.read(config, root, configDir),
-                StateOutputSettings.read(config));
+                StateOutputSettings.read(config),
+                masters);
     }
 
     private static String id(ConfigFile config) {

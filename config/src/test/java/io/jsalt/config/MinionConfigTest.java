@@ -197,10 +197,82 @@ class MinionConfigTest {
         assertThat(load("master_finger: ''\n").masterFinger()).isEmpty();
     }
 
+    @Test
+    void oneMasterIsSaltsDefaultSingleMasterSetUp() {
+        Masters masters = MinionConfig.load(dir).masters();
+        assertThat(masters.list()).containsExactly(new MasterAddress("salt", 4506));
+        assertThat(masters.type()).isEqualTo(Masters.Type.STR);
+        assertThat(masters.hotHot()).isTrue();
+        assertThat(masters.aliveInterval()).isZero();
+        assertThat(masters.failback()).isFalse();
+        assertThat(masters.failbackInterval()).isZero();
+        assertThat(masters.random()).isFalse();
+        assertThat(masters.retryDns()).isEqualTo(30.0);
+        assertThat(masters.retryDnsCount()).isEqualTo(-1);
+    }
+
+    @Test
+    void aListOfMastersTakesSaltsHostPortFormsAndMasterPortForTheRest() throws IOException {
+        MinionConfig minion = load("""
+                master: [m1.example.org, '10.0.0.2:14506', '[fd00::3]:24506', 'fd00::4']
+                master_port: 4510
+                """);
+        assertThat(minion.masters().list()).containsExactly(new MasterAddress("m1.example.org", 4510),
+                new MasterAddress("10.0.0.2", 14506), new MasterAddress("fd00::3", 24506), new MasterAddress("fd00::4", 4510));
+        assertThat(minion.master()).isEqualTo("m1.example.org");
+        assertThat(minion.masterPort()).isEqualTo(4510);
+        assertThat(minion.masters().list().get(2)).hasToString("[fd00::3]:24506");
+    }
+
+    @Test
+    void aSingleMasterWithAPortIsThatMastersAddress() throws IOException {
+        MinionConfig minion = load("master: 'salt.example.org:14506'\n");
+        assertThat(minion.master()).isEqualTo("salt.example.org");
+        assertThat(minion.masterPort()).isEqualTo(14506);
+    }
+
+    @Test
+    void failoverKeysAreReadAsSaltNamesThem() throws IOException {
+        Masters masters = load("""
+                master: [m1, m2, m3]
+                master_type: failover
+                master_alive_interval: 5
+                master_failback: true
+                random_master: true
+                retry_dns: 2.5
+                retry_dns_count: 3
+                """).masters();
+        assertThat(masters.type()).isEqualTo(Masters.Type.FAILOVER);
+        assertThat(masters.hotHot()).isFalse();
+        assertThat(masters.aliveInterval()).isEqualTo(5);
+        assertThat(masters.failback()).isTrue();
+        assertThat(masters.failbackInterval()).isZero();
+        assertThat(masters.effectiveFailbackInterval()).as("0 means master_alive_interval, as Salt resolves it").isEqualTo(5);
+        assertThat(masters.random()).isTrue();
+        assertThat(masters.retryDns()).isEqualTo(2.5);
+        assertThat(masters.retryDnsCount()).isEqualTo(3);
+    }
+
+    @Test
+    void theDeprecatedMasterShuffleStillShuffles() throws IOException {
+        assertThat(load("master: [m1, m2]\nmaster_shuffle: true\n").masters().random()).isTrue();
+    }
+
     @ParameterizedTest(name = "{0}: {1}")
     @CsvSource(delimiter = '|', value = {
-        "master                 | [m1, m2]   | an IPv4 address, an IPv6 address or a host name",
-        "master                 | 'salt:4506'| an IPv4 address, an IPv6 address or a host name",
+        "master                 | 'salt:99999' | a host, host:port or [IPv6]:port, or a list of them",
+        "master                 | [m1, 'a b']  | a host, host:port or [IPv6]:port, or a list of them",
+        "master                 | []           | a host, host:port or [IPv6]:port, or a list of them (the list is empty)",
+        "master                 | [m1, m1:4506] | a host, host:port or [IPv6]:port, or a list of them, each once (m1:4506 is listed twice)",
+        "master                 | 'fd00::1]:4506' | a host, host:port or [IPv6]:port, or a list of them",
+        "master_type            | func         | str or failover (jsalt has no func, disable or distributed)",
+        "master_type            | disable      | str or failover (jsalt has no func, disable or distributed)",
+        "master_alive_interval  | -2           | an integer -1..86400",
+        "master_failback        | maybe        | true or false (yes/no accepted)",
+        "master_failback_interval | -1         | an integer 0..86400",
+        "random_master          | 2            | true or false (yes/no accepted)",
+        "retry_dns              | -1           | a number 0..86400",
+        "retry_dns_count        | -1           | an integer 0..1000000",
         "master_port            | 70000      | an integer 1..65535",
         "master_port            | 4505       | a port other than publish_port (4505)",
         "publish_port           | x          | an integer 1..65535",

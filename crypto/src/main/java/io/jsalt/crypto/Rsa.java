@@ -25,6 +25,7 @@ public final class Rsa {
             "SHA-1", "MGF1", MGF1ParameterSpec.SHA1, PSource.PSpecified.DEFAULT);
     private static final String RAW = "RSA/ECB/NoPadding";
     private static final String SIGNATURE = "SHA1withRSA";
+    private static final String SIGNATURE_SHA256 = "SHA256withRSA";
     /** OpenSSL keeps whichever of s and n−s ends in nibble 12 (0xC), the X9.31 trailer's low nibble. */
     private static final int X931_LOW_NIBBLE = 12;
 
@@ -53,8 +54,22 @@ public final class Rsa {
 
     /** PKCS#1 v1.5 signature over SHA-1 of {@code data} (Salt's {@code sign_message}). */
     public static byte[] sign(PrivateKey key, byte[] data) {
+        return sign(SIGNATURE, key, data);
+    }
+
+    /** PKCS#1 v1.5 signature over SHA-256 of {@code data}: for jsalt's own messages, which Salt never reads. */
+    public static byte[] signSha256(PrivateKey key, byte[] data) {
+        return sign(SIGNATURE_SHA256, key, data);
+    }
+
+    /** As {@link #verify}, for {@link #signSha256}. */
+    public static boolean verifySha256(PublicKey key, byte[] data, byte[] sig) {
+        return verify(SIGNATURE_SHA256, key, data, sig);
+    }
+
+    private static byte[] sign(String algorithm, PrivateKey key, byte[] data) {
         try {
-            Signature signature = Signature.getInstance(SIGNATURE);
+            Signature signature = Signature.getInstance(algorithm);
             signature.initSign(key);
             signature.update(data);
             return signature.sign();
@@ -65,12 +80,16 @@ public final class Rsa {
 
     /** True only for a valid signature; a wrong, truncated or garbage signature gives false, never an exception. */
     public static boolean verify(PublicKey key, byte[] data, byte[] sig) {
+        return verify(SIGNATURE, key, data, sig);
+    }
+
+    private static boolean verify(String algorithm, PublicKey key, byte[] data, byte[] sig) {
         if (data == null || sig == null) {
             return false;
         }
         Signature signature;
         try {
-            signature = Signature.getInstance(SIGNATURE);
+            signature = Signature.getInstance(algorithm);
             signature.initVerify(key);
         } catch (GeneralSecurityException | RuntimeException e) {
             throw new CryptoException("cannot verify with this key", e);

@@ -76,6 +76,18 @@ class RsaOaepAndSignatureTest {
     }
 
     @Test
+    void aSha256SignatureVerifiesWithItsKeyOnlyAndIsNotASha1One() {
+        byte[] message = "relayed publication".getBytes(StandardCharsets.UTF_8);
+        byte[] signature = Rsa.signSha256(MASTER, message);
+
+        assertThat(Rsa.verifySha256(MASTER_PUB, message, signature)).isTrue();
+        assertThat(Rsa.verifySha256(MINION_PUB, message, signature)).isFalse();
+        assertThat(Rsa.verifySha256(MASTER_PUB, "relayed publicatio".getBytes(StandardCharsets.UTF_8), signature)).isFalse();
+        assertThat(Rsa.verify(MASTER_PUB, message, signature)).as("not a SHA-1 signature").isFalse();
+        assertThat(Rsa.verifySha256(MASTER_PUB, message, new byte[] {1, 2})).isFalse();
+    }
+
+    @Test
     void verifyAcceptsTheSignedEnvelopeOfARealAuthReply() {
         byte[] load = Base64.getDecoder().decode(SaltVectors.b64(AUTH_REPLY, "load"));
         byte[] sig = Base64.getDecoder().decode(SaltVectors.b64(AUTH_REPLY, "sig"));

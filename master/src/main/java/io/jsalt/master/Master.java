@@ -229,6 +229,10 @@ public final class Master implements AutoCloseable {
         started.push(lateSignIns);
         events.addListener(lateSignIns);
         publisher.whenNotListening(lateSignIns::missed);
+        JobCaches.relayPublications(config, masterKey, job -> publishRelayed(publisher, targets, job)).ifPresent(relay -> {
+            started.push(relay);
+            publisher.whenPublished(relay::relay);
+        });
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
@@ -294,6 +298,17 @@ public final class Master implements AutoCloseable {
         supervisor.add(new Maintenance(() -> this.config, sessionKey, jobs, cluster == null ? presence
                 : presence.andThen(c -> cluster.presence().publish(presence.presentNow())), watch::check, timings.probeInterval()));
         return watch;
+    }
+
+    /** Another master's job, relayed through the database: to the minions of this master that it targets. */
+    private static void publishRelayed(JobPublisher publisher, TargetResolver targets, io.jsalt.transport.message.PublishLoad job) {
+        try {
+            List<String> to = targets.resolve(job.tgtType(), job.tgt()).publishTo();
+            publisher.publishRelayed(job, to);
+            log.info("published job {} ({}) of another master to {} minion(s)", job.jid(), job.fun(), to.size());
+        } catch (io.jsalt.transport.target.InvalidTargetException e) {
+            log.warn("relayed job {} not published here: its target does not resolve on this master: {}", job.jid(), e.getMessage());
+        }
     }
 
     private static void warnIfPillarIsServed(MasterConfig c) {

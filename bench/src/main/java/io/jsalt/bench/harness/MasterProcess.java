@@ -92,6 +92,19 @@ public final class MasterProcess implements AutoCloseable {
         launch();
     }
 
+    /** Kills the master at once (SIGKILL), as a crash or {@code kill -9} would: its minions see the connections drop. */
+    public void kill() throws IOException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while killing the master", e);
+            }
+        }
+    }
+
     /** Starts the master process and waits until it answers on its request port. */
     private void launch() throws IOException {
         int upsBefore = countUps();

@@ -1,6 +1,7 @@
 package io.jsalt.bench.swarm;
 
 import io.jsalt.config.MinionConfig;
+import io.jsalt.config.MinionConfigBuilder;
 import io.jsalt.minion.Minion;
 import io.jsalt.transport.Transport;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.List;
 
 /** The product's own minion ({@link Minion}), one instance per id, all on the worker's transport. */
 final class RealMinion implements SwarmMinion {
@@ -25,13 +27,17 @@ final class RealMinion implements SwarmMinion {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        MinionConfig config = MinionConfig.builder(root).id(id).master("127.0.0.1")
+        MinionConfigBuilder builder = MinionConfig.builder(root).id(id).master("127.0.0.1")
                 .masterPort(settings.retPort()).publishPort(settings.publishPort())
                 .pkiDir(pki).cachedir("/var/cache/jsalt/" + id)
                 .acceptanceWaitTime(1).authTimeout(settings.authTimeout())
                 .randomReauthDelay(settings.reauthDelay())
-                .set("minion_sign_messages", settings.signReturns())
-                .build();
+                .set("minion_sign_messages", settings.signReturns());
+        if (settings.failoverRetPort() > 0) {
+            builder.set("master", List.of("127.0.0.1:" + settings.retPort(), "127.0.0.1:" + settings.failoverRetPort()))
+                    .set("master_type", "failover").set("master_alive_interval", 1);
+        }
+        MinionConfig config = builder.build();
         this.minion = new Minion(config, transport);
     }
 

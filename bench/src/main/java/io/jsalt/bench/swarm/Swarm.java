@@ -29,9 +29,21 @@ public final class Swarm implements AutoCloseable {
 
     /** Makes keys as needed, pre-accepts them on the master and starts the worker JVMs (minions not started yet). */
     public static Swarm launch(Options options, MasterProcess master, Path root, Path cacheDir) throws IOException {
+        return launch(options, master, null, root, cacheDir);
+    }
+
+    /**
+     * As {@link #launch(Options, MasterProcess, Path, Path)}, with {@code failoverTo} (null: none) as the second
+     * master of real minions under {@code master_type: failover}; the keys are pre-accepted on it too.
+     */
+    public static Swarm launch(Options options, MasterProcess master, MasterProcess failoverTo, Path root, Path cacheDir)
+            throws IOException {
         KeyCache keys = new KeyCache(cacheDir);
         keys.ensure(options.size(), 2);
         keys.preAccept(master.pkiDir(), KeyCache.ids(0, options.size()));
+        if (failoverTo != null) {
+            keys.preAccept(failoverTo.pkiDir(), KeyCache.ids(0, options.size()));
+        }
         Swarm swarm = new Swarm(options.size());
         int jvms = Math.max(1, Math.min(options.jvms(), options.size()));
         int first = 0;
@@ -39,7 +51,8 @@ public final class Swarm implements AutoCloseable {
             for (int w = 0; w < jvms; w++) {
                 int count = options.size() / jvms + (w < options.size() % jvms ? 1 : 0);
                 SwarmSettings s = new SwarmSettings(root.resolve("swarm-" + w), cacheDir, master.retPort(), master.publishPort(),
-                        first, count, 60, options.reauthDelay(), options.signReturns(), options.kind());
+                        first, count, 60, options.reauthDelay(), options.signReturns(), options.kind(),
+                        failoverTo == null ? 0 : failoverTo.retPort());
                 swarm.workers.add(new SwarmProcess(s, options.jvmOptions(), root.resolve("console/swarm-" + w + ".out")));
                 first += count;
             }

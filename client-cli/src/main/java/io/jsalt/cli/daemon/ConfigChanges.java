@@ -35,6 +35,9 @@ final class ConfigChanges {
     }
 
     static String keyName(String component) {
+        if ("masters".equals(component)) {
+            return "master"; // MinionConfig.masters: the list of masters and how to use them, read from master and master_*
+        }
         return component.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
     }
 }

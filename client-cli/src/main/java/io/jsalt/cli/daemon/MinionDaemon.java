@@ -74,6 +74,8 @@ public final class MinionDaemon implements Callable<ExitCode>, DaemonRole<Minion
         }
         CompletableFuture<Stopped> stopped = minion.terminated().thenCompose(reason -> "rejected".equals(reason)
                 ? CompletableFuture.completedFuture(new Stopped(ExitCode.NO_PERMISSION, "the master rejected this minion's key"))
+                : reason.startsWith(io.jsalt.minion.masters.MinionMasters.NO_MASTER)
+                ? CompletableFuture.completedFuture(new Stopped(ExitCode.UNAVAILABLE, reason + " (retry_dns)"))
                 : new CompletableFuture<>());
         return new Running<>() {
             private MinionConfig current = config;

@@ -230,19 +230,38 @@ public final class JsaltCommand implements Callable<ExitCode> {
             }
             JobRun jobs = new JobRun(master, new JobWaiter(master, ticker, wait, Duration.ofSeconds(config.gatherJobTimeout())),
                     new LookupHint(configDir));
-            if (batchSize.isPresent()) {
-                return batch(master, jobs, job, batchSize.get(), outputter, forStateRuns, results);
+            try {
+                if (batchSize.isPresent()) {
+                    return batch(master, jobs, job, batchSize.get(), outputter, forStateRuns, results);
+                }
+                ProgressBar bar = progressBar(0);
+                ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar).withHighstate(forStateRuns);
+                Optional<JobRun.Outcome> outcome = jobs.run(job, new JidAnnouncer(printer, bar));
+                if (outcome.isEmpty()) {
+                    return noMatch();
+                }
+                printer.finish();
+                JobRun.Outcome o = outcome.get();
+                return report(o.targeted().size(), o.answers().size(), o.notReturned(), o.failed());
+            } catch (IOException e) {
+                throw masterWentAway(e);
             }
-            ProgressBar bar = progressBar(0);
-            ReturnPrinter printer = new ReturnPrinter(outputter, results, !staticOutput, hideTimeout, bar).withHighstate(forStateRuns);
-            Optional<JobRun.Outcome> outcome = jobs.run(job, new JidAnnouncer(printer, bar));
-            if (outcome.isEmpty()) {
-                return noMatch();
-            }
-            printer.finish();
-            JobRun.Outcome o = outcome.get();
-            return report(o.targeted().size(), o.answers().size(), o.notReturned(), o.failed());
         }
+    }
+
+    /**
+     * The master closed its event socket while this run waited (it stopped or died): the job goes on, and with
+     * several masters its minions return to another one, where {@code jobs.lookup_jid} shows what they answered.
+     */
+    private CliException masterWentAway(IOException e) {
+        String jid = jidInFlight;
+        if (jid == null) {
+            return new CliException(ExitCode.UNAVAILABLE, "the master went away: " + e.getMessage());
+        }
+        return new CliException(ExitCode.UNAVAILABLE, "the master went away while waiting for job " + jid + " (" + e.getMessage()
+                + "). The minions go on with it and return to another master of the cluster (a minion with master: [m1, m2]);"
+                + " look the job up on one with: jsalt-run -c <its config folder> jobs.lookup_jid " + jid
+                + ", or here once the master is back: " + new LookupHint(configDir).command(jid));
     }
 
     private Optional<BatchSize> checkUsage() {

@@ -18,7 +18,8 @@ class ConfigChangesTest {
         MinionConfig is = MinionConfig.builder(root).id("m1").set("master_port", 14506).set("log_level", "debug").build();
 
         assertThat(ConfigChanges.between(was, is, Set.of())).contains("master_port", "log_level");
-        assertThat(ConfigChanges.between(was, is, Set.of("logLevel", "logFile", "daemon"))).containsExactly("master_port");
+        // master_port is also the port of every master written without one: the master list changed too
+        assertThat(ConfigChanges.between(was, is, Set.of("logLevel", "logFile", "daemon"))).containsExactly("master_port", "master");
         assertThat(ConfigChanges.between(was, was, Set.of())).isEmpty();
     }
 
@@ -27,5 +28,6 @@ class ConfigChangesTest {
         assertThat(ConfigChanges.keyName("masterFinger")).isEqualTo("master_finger");
         assertThat(ConfigChanges.keyName("cachedir")).isEqualTo("cachedir");
         assertThat(ConfigChanges.keyName("acceptanceWaitTimeMax")).isEqualTo("acceptance_wait_time_max");
+        assertThat(ConfigChanges.keyName("masters")).isEqualTo("master");
     }
 }

@@ -91,6 +91,11 @@ final class JsaltSide {
                 "master_port: " + masterRetPort, "publish_port: " + masterPublishPort, "pki_dir: /etc/jsalt/pki/" + id,
                 "cachedir: /var/cache/jsalt/" + id, "sock_dir: /var/run/jsalt/" + id, "log_file: /var/log/jsalt/" + id,
                 "log_level: info", "acceptance_wait_time: 1", "random_reauth_delay: 1"));
+        for (String line : extraConfigLines) {
+            // a "key: value" line replaces the default line of the same key (e.g. a list of masters)
+            String key = line.substring(0, line.indexOf(':') + 1);
+            lines.removeIf(l -> l.startsWith(key));
+        }
         lines.addAll(List.of(extraConfigLines));
         Processes.write(dir.resolve("minion"), lines);
         Process p = processes.spawn(java("io.jsalt.cli.daemon.MinionDaemon", "-c", dir.toString()), root.resolve("console/" + id + ".out"));

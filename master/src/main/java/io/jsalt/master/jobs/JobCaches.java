@@ -3,10 +3,15 @@ package io.jsalt.master.jobs;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.pg.PgEventBridge;
+import io.jsalt.master.jobs.pg.PgPublicationRelay;
+import io.jsalt.transport.message.PublishLoad;
 import io.jsalt.master.jobs.pg.PostgresJobCache;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.security.KeyPair;
+import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** Opens the job cache {@code master_job_cache} names; the one place that knows every implementation. */
 public final class JobCaches {
@@ -43,6 +48,19 @@ public final class JobCaches {
             throw new IllegalArgumentException("event_return: pgjsonb needs master_job_cache: postgres");
         }
         return Optional.of(PgEventBridge.start(config.postgres(), masterId(config), bus));
+    }
+
+    /**
+     * With {@code master_job_cache: postgres}: the relay of publications between the masters on the database
+     * (docs/multi-master.md), to close with the master; {@code publishHere} publishes another master's job to this
+     * master's minions. Otherwise nothing.
+     */
+    public static Optional<PgPublicationRelay> relayPublications(MasterConfig config, KeyPair masterKey,
+            Consumer<PublishLoad> publishHere) {
+        if (!"postgres".equals(config.masterJobCache())) {
+            return Optional.empty();
+        }
+        return Optional.of(PgPublicationRelay.start(config.postgres(), masterId(config), masterKey, publishHere, Clock.systemUTC()));
     }
 
     /** As Salt names a master ({@code <host>_master}), with the request port, since masters may share a host. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Encrypts, signs and sends jobs on the publish port. Without zmq_filtering one frame reaches every
@@ -23,6 +24,7 @@ public final class JobPublisher {
     private final PrivateKey signingKey;
     private final boolean zmqFiltering;
     private volatile BiConsumer<String, List<String>> notListening = (jid, ids) -> { };
+    private volatile Consumer<PublishLoad> published = job -> { };
 
     public JobPublisher(PublishServer server, SessionKey sessionKey, PrivateKey signingKey, boolean zmqFiltering) {
         this.server = server;
@@ -36,8 +38,26 @@ public final class JobPublisher {
         this.notListening = listener;
     }
 
+    /** Called with every job {@link #publish} sent (not the ones sent again to one minion, nor relayed ones). */
+    public void whenPublished(Consumer<PublishLoad> listener) {
+        this.published = listener;
+    }
+
     /** Publishes {@code job} to {@code targeted} (the expected and the undecided minions). */
     public void publish(PublishLoad job, List<String> targeted) {
+        publishHere(job, targeted);
+        published.accept(job);
+    }
+
+    /**
+     * Publishes a job another master of the cluster published (relayed through the database) to this master's
+     * minions, as {@link #publish} would, without handing it on again.
+     */
+    public void publishRelayed(PublishLoad job, List<String> targeted) {
+        publishHere(job, targeted);
+    }
+
+    private void publishHere(PublishLoad job, List<String> targeted) {
         // seen before the frame is queued: a minion that subscribes in between gets it twice, and runs it once
         Set<String> topics = server.subscribedTopics();
         send(job, targeted);

@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * {@code _return}: a job result from a minion. Salt takes a return for any id from any holder of the
  * session key; jsalt judges its signature by the trust policy ({@link MinionTrust}: signed by the accepted
  * key of the minion it names, or unsigned from a minion that has never signed, then marked unverified),
- * counts it only for a job the master issued and that targeted that minion, and only once per (jid, id).
+ * counts it only for a job the master issued and that targeted that minion, and only once per (jid, id): a
+ * second one is answered {@code True} (stored already, so the minion forgets it: with several masters on one
+ * job cache, another master may have stored it and died before answering) and neither stored nor fired again.
  * Stored first, then fired as {@code salt/job/<jid>/ret/<id>} with {@code verified}. A return whose jid
  * is {@code "req"} (salt-call, a scheduled job) gets a master-issued jid and a stored one-minion job, and
  * is answered {@code {"jid": <jid>}} instead of {@code true}.
@@ -80,8 +82,10 @@ public final class ReturnHandler implements AesCommand {
             return false;
         }
         if (!jobs.saveReturn(new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now(), verified))) {
-            log.warn("duplicate return for job {} from {} ignored", jid, ret.id());
-            return false;
+            // stored already (by this master, or by another of a shared job cache before it died without answering):
+            // the minion may forget it, so the answer is true; nothing is stored or fired twice
+            log.info("return for job {} from {} already stored: not stored again", jid, ret.id());
+            return true;
         }
         Map<String, Object> event = new LinkedHashMap<>(load);
         event.remove("sig");

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * master answers "bad load" after a key rotation), it signs in again once and retries, as Salt's channel
  * does.
  */
-public final class MasterChannel {
+public final class MasterChannel implements MasterRequests {
     /**
      * How long the request connection stays open after its last use. The master spends a file descriptor
      * per open connection and has 20,000 here: idle minions close theirs (Salt's close after every
@@ -49,6 +49,7 @@ public final class MasterChannel {
      * @throws io.jsalt.transport.TransportException when the master does not answer
      * @throws NotSignedInException when there is no session to speak under
      */
+    @Override
     public Object send(Map<String, Object> load) {
         Session current = session.get();
         if (current == null) {
@@ -73,6 +74,7 @@ public final class MasterChannel {
      * @throws NotSignedInException when there is no session to speak under
      * @throws UnexpectedReplyException when the master refuses the request
      */
+    @Override
     public Object sendForPrivateReply(Map<String, Object> load, String dictKey, PrivateKey minionKey) {
         Session current = session.get();
         if (current == null) {

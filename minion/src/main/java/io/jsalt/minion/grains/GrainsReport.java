@@ -2,7 +2,7 @@ package io.jsalt.minion.grains;
 
 import io.jsalt.transport.codec.Printable;
 import io.jsalt.crypto.CryptoException;
-import io.jsalt.minion.channel.MasterChannel;
+import io.jsalt.minion.channel.MasterRequests;
 import io.jsalt.minion.channel.NotSignedInException;
 import io.jsalt.minion.channel.UnexpectedReplyException;
 import io.jsalt.transport.TransportException;
@@ -30,16 +30,16 @@ public final class GrainsReport {
 
     private final String minionId;
     private final Supplier<Map<String, Object>> grains;
-    private final MasterChannel channel;
+    private final MasterRequests channel;
     private final PrivateKey minionKey;
     private final Consumer<Map<String, Object>> pillarSink;
 
-    public GrainsReport(String minionId, Supplier<Map<String, Object>> grains, MasterChannel channel, PrivateKey minionKey) {
+    public GrainsReport(String minionId, Supplier<Map<String, Object>> grains, MasterRequests channel, PrivateKey minionKey) {
         this(minionId, grains, channel, minionKey, pillar -> { });
     }
 
     /** @param pillarSink receives the pillar each {@link #send} brings back */
-    public GrainsReport(String minionId, Supplier<Map<String, Object>> grains, MasterChannel channel, PrivateKey minionKey,
+    public GrainsReport(String minionId, Supplier<Map<String, Object>> grains, MasterRequests channel, PrivateKey minionKey,
             Consumer<Map<String, Object>> pillarSink) {
         this.minionId = minionId;
         this.grains = grains;

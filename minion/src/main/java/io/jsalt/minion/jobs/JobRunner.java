@@ -64,8 +64,8 @@ public final class JobRunner implements AutoCloseable {
     private final Returner returner;
     private final boolean ownsReturner;
     private final PrivateKey signingKey;
-    private final Supplier<Session> session;
-    private final BiConsumer<Session, byte[]> onSessionKeyMismatch;
+    /** The one master of the constructor's session: publications handed in without a source come from it. */
+    private final PublicationSource defaultSource;
     private final ReplayGuard replays;
     private final ScheduledThreadPoolExecutor pool;
 
@@ -92,6 +92,14 @@ public final class JobRunner implements AutoCloseable {
         this(settings, modules, running, returner, false, signingKey, session, onSessionKeyMismatch);
     }
 
+    /**
+     * A minion's runner for publications handed in with their master ({@link #onPublication(byte[], PublicationSource)}):
+     * each job leases its functions from {@code modules} and is listed in {@code running} while it runs.
+     */
+    public JobRunner(Settings settings, ModuleSource modules, RunningJobs running, Returner returner, PrivateKey signingKey) {
+        this(settings, modules, running, returner, false, signingKey, () -> null, (failed, frame) -> { });
+    }
+
     private JobRunner(Settings settings, ModuleSource modules, RunningJobs running, Returner returner, boolean ownsReturner,
             PrivateKey signingKey, Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
         this.settings = settings;
@@ -101,8 +109,17 @@ public final class JobRunner implements AutoCloseable {
         this.returner = returner;
         this.ownsReturner = ownsReturner;
         this.signingKey = signingKey;
-        this.session = session;
-        this.onSessionKeyMismatch = onSessionKeyMismatch;
+        this.defaultSource = new PublicationSource() {
+            @Override
+            public Session session() {
+                return session.get();
+            }
+
+            @Override
+            public void sessionKeyMismatch(Session failed, byte[] frame) {
+                onSessionKeyMismatch.accept(failed, frame);
+            }
+        };
         this.replays = new ReplayGuard(settings.replayFile());
         this.pool = new ScheduledThreadPoolExecutor(settings.maxConcurrent(), r -> {
             Thread t = new Thread(r, "jsalt-job-" + settings.minionId());
@@ -119,7 +136,16 @@ public final class JobRunner implements AutoCloseable {
      * signing in (Salt decodes the same payload again after re-authenticating).
      */
     public void onPublication(byte[] frame) {
-        Session s = session.get();
+        onPublication(frame, defaultSource);
+    }
+
+    /**
+     * As {@link #onPublication(byte[])}, for a publication from the master {@code from} (one of several): it decrypts
+     * under that master's session, and the job's return goes to that master first. A job that two masters both
+     * send runs once, from the first.
+     */
+    public void onPublication(byte[] frame, PublicationSource from) {
+        Session s = from.session();
         if (s == null) {
             return;
         }
@@ -127,7 +153,7 @@ public final class JobRunner implements AutoCloseable {
         try {
             load = Publication.decode(frame, s.crypticle(), s.masterKey(), true);
         } catch (CrypticleAuthException e) {
-            onSessionKeyMismatch.accept(s, frame);
+            from.sessionKeyMismatch(s, frame);
             return;
         } catch (CryptoException | WireException e) {
             log.warn("ignored a publication: {}", Printable.reason(e));
@@ -138,23 +164,29 @@ public final class JobRunner implements AutoCloseable {
             job = PublishLoad.fromLoad(load);
             if (!TargetMatcher.of(job.tgtType(), job.tgt()).matches(new MinionFacts(settings.minionId(), settings.grains().get(),
                     settings.pillar().get()))) {
-                replays.accept(s.crypticle(), load.get("serial")); // moves the count on; not kept on disk
+                replays.judge(s.crypticle(), from.replayScope(), load.get("serial"), null); // moves the count on; not kept on disk
                 return;
             }
         } catch (WireException | InvalidTargetException e) {
             log.warn("ignored a publication: {}", Printable.reason(e));
             return;
         }
-        if (!replays.accept(s.crypticle(), load.get("serial"), job.jid())) {
+        ReplayGuard.Verdict verdict = replays.judge(s.crypticle(), from.replayScope(), load.get("serial"), job.jid());
+        if (verdict == ReplayGuard.Verdict.SEEN) {
+            // several masters: the same job from another one (relayed), already run from the first
+            log.debug("publication of job {} seen before (from another master): not run again", Printable.quoted(job.jid()));
+            return;
+        }
+        if (verdict != ReplayGuard.Verdict.NEW) {
             log.warn("ignored a publication of job {}: replayed (serial or jid seen before) or without a serial",
                     Printable.quoted(job.jid()));
             return;
         }
         Duration timeout = JobTimeout.of(load);
-        pool.execute(() -> run(job, timeout));
+        pool.execute(() -> run(job, timeout, from));
     }
 
-    private void run(PublishLoad job, Duration timeout) {
+    private void run(PublishLoad job, Duration timeout, PublicationSource from) {
         log.debug("running {} for job {}", job.fun(), job.jid());
         CallResult result;
         RunningJob.Ending ending;
@@ -175,7 +207,8 @@ public final class JobRunner implements AutoCloseable {
         ReturnLoad ret = new ReturnLoad(settings.minionId(), job.jid(), job.fun(), job.arg(), result.ret(), result.retcode(), result.success(),
                 out);
         // unsigned returns are refused by a strict master; minion_sign_messages: False is for lax ones only
-        returner.deliver(settings.signReturns() ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid());
+        returner.deliver(settings.signReturns() ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid(),
+                from == defaultSource ? null : from);
     }
 
     private static String seconds(Duration d) {

@@ -28,13 +28,16 @@ import org.slf4j.LoggerFactory;
  * Refuses a publication seen before, so a captured one sent again does not run again. Two checks: its
  * {@code serial} must be above the last one seen under the same session key (Salt's Crypticle.loads; the
  * count restarts with each key), and its jid must not be one already run (Salt's minion keeps a
- * {@code jid_queue} in memory for the same reason).
+ * {@code jid_queue} in memory for the same reason). A minion of several masters speaks under one session
+ * key per master, so the last serial is kept per key (the {@link #MAX_KEYS} latest), and a job that two
+ * masters both send (a relayed publication) runs once, from the first.
  *
  * <p>With a file, both survive a restart of the minion: without it, a publication captured by any
  * subscriber of the publish port (they all get every frame) and sent to a minion that restarted runs
  * again, because the session key lives for {@code publish_session} (24 h by default). The file holds the
- * SHA-256 of the session key (never the key), then one line per job let through, appended; jids older
- * than {@link #KEEP} or beyond {@link #MAX_JIDS} are dropped when it is compacted. A missing or unreadable
+ * SHA-256 of a session key (never the key) when the key in use changes, a {@code serial} line with that
+ * key's last serial when compacted, and one line per job let through, appended; jids older than
+ * {@link #KEEP} or beyond {@link #MAX_JIDS} are dropped when it is compacted. A missing or unreadable
  * file starts empty (logged).
  */
 final class ReplayGuard {
@@ -46,11 +49,26 @@ final class ReplayGuard {
     private static final long MAX_FILE_BYTES = 1024 * 1024;
     private static final Pattern KEY_LINE = Pattern.compile("key [0-9a-f]{64}");
     private static final Pattern JOB_LINE = Pattern.compile("job -?[0-9]{1,19} [0-9]{20} [0-9]{1,19}");
+    private static final Pattern SERIAL_LINE = Pattern.compile("serial -?[0-9]{1,19}");
+    /** Session keys whose last serial is remembered: one per master, and their rotations. */
+    static final int MAX_KEYS = 16;
+
+    /** What the guard makes of a publication. */
+    enum Verdict {
+        /** Never seen: run it (it is remembered now). */
+        NEW,
+        /** Its serial is not above the last of its key, or it has none: a replay. */
+        REPLAYED,
+        /** A fresh serial, but its jid ran already: the same job from another master, or a replay under a new key. */
+        SEEN
+    }
 
     private final Path file;
     private final Supplier<Instant> clock;
+    /** The digest of the key in use: the one the last "key" line of the file names. */
     private String keyDigest;
-    private long last = -1;
+    /** Key digest → the last serial let through under it, least recently used first. */
+    private final LinkedHashMap<String, Long> lastByKey = new LinkedHashMap<>(16, 0.75f, true);
     /** jid → when it was let through, oldest first. */
     private final LinkedHashMap<String, Long> jids = new LinkedHashMap<>();
     private int linesWritten;
@@ -86,7 +104,21 @@ final class ReplayGuard {
      * true otherwise, and then the publication is remembered (on disk too) before it runs.
      */
     synchronized boolean accept(Crypticle sessionKey, Object serial, String jid) {
-        String keyString = sessionKey.keyString();
+        return judge(sessionKey, serial, jid) == Verdict.NEW;
+    }
+
+    /** As {@link #accept(Crypticle, Object, String)}, telling a replayed serial from a job run already. */
+    synchronized Verdict judge(Crypticle sessionKey, Object serial, String jid) {
+        return judge(sessionKey, null, serial, jid);
+    }
+
+    /**
+     * As {@link #judge(Crypticle, Object, String)}, counting serials per {@code scope} as well as per key: the masters
+     * of a cluster share one session key, but each counts its own serials, so a minion of several masters keeps
+     * the last serial per master ({@code scope}: which one; null for a minion of one master).
+     */
+    synchronized Verdict judge(Crypticle sessionKey, String scope, Object serial, String jid) {
+        String keyString = scope == null ? sessionKey.keyString() : sessionKey.keyString() + "\n" + scope;
         if (!keyString.equals(lastKeyString)) {
             lastKeyString = keyString;
             lastKeyStringDigest = digest(keyString);
@@ -94,25 +126,34 @@ final class ReplayGuard {
         String digest = lastKeyStringDigest;
         if (!digest.equals(keyDigest)) {
             keyDigest = digest;
-            last = -1;
             append("key " + digest);
         }
+        long last = lastByKey.getOrDefault(digest, -1L);
         if (!(serial instanceof Number n) || n.longValue() <= last) {
-            return false;
+            return Verdict.REPLAYED;
         }
         if (jid != null && jids.containsKey(jid)) {
-            return false;
+            return Verdict.SEEN;
         }
-        last = n.longValue();
+        remember(digest, n.longValue());
         if (jid != null) {
             long now = clock.get().getEpochSecond();
             jids.put(jid, now);
             forgetOld(now);
             if (jid.length() == 20 && jid.chars().allMatch(Character::isDigit)) {
-                append("job " + last + " " + jid + " " + now);
+                append("job " + n.longValue() + " " + jid + " " + now);
             }
         }
-        return true;
+        return Verdict.NEW;
+    }
+
+    private void remember(String digest, long serial) {
+        lastByKey.put(digest, Math.max(serial, lastByKey.getOrDefault(digest, -1L)));
+        if (lastByKey.size() > MAX_KEYS) {
+            Iterator<String> eldest = lastByKey.keySet().iterator();
+            eldest.next();
+            eldest.remove();
+        }
     }
 
     private void forgetOld(long now) {
@@ -138,10 +179,14 @@ final class ReplayGuard {
             for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
                 if (KEY_LINE.matcher(line).matches()) {
                     keyDigest = line.substring(4);
-                    last = -1;
+                    lastByKey.putIfAbsent(keyDigest, -1L);
+                } else if (SERIAL_LINE.matcher(line).matches() && keyDigest != null) {
+                    remember(keyDigest, Long.parseLong(line.substring(7)));
                 } else if (JOB_LINE.matcher(line).matches()) {
                     String[] f = line.split(" ");
-                    last = Math.max(last, Long.parseLong(f[1]));
+                    if (keyDigest != null) {
+                        remember(keyDigest, Long.parseLong(f[1]));
+                    }
                     jids.remove(f[2]);
                     jids.put(f[2], Long.parseLong(f[3]));
                 }
@@ -150,7 +195,7 @@ final class ReplayGuard {
         } catch (IOException | NumberFormatException e) {
             log.warn("replay guard {} could not be read ({}): started empty", file, e.toString());
             keyDigest = null;
-            last = -1;
+            lastByKey.clear();
             jids.clear();
         }
     }
@@ -179,8 +224,16 @@ final class ReplayGuard {
     private void compact() throws IOException {
         linesWritten = 0;
         List<String> lines = new ArrayList<>();
+        for (Map.Entry<String, Long> k : lastByKey.entrySet()) {
+            if (!k.getKey().equals(keyDigest)) {
+                lines.add("key " + k.getKey());
+                lines.add("serial " + k.getValue());
+            }
+        }
+        long last = keyDigest == null ? -1 : lastByKey.getOrDefault(keyDigest, -1L);
         if (keyDigest != null) {
-            lines.add("key " + keyDigest);
+            lines.add("key " + keyDigest); // the key in use last, so that lines appended after it are its own
+            lines.add("serial " + last);
         }
         for (Map.Entry<String, Long> e : jids.entrySet()) {
             lines.add("job " + last + " " + e.getKey() + " " + e.getValue());

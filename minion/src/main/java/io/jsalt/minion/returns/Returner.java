@@ -1,11 +1,14 @@
 package io.jsalt.minion.returns;
 
 import io.jsalt.crypto.CryptoException;
-import io.jsalt.minion.channel.MasterChannel;
+import io.jsalt.minion.channel.MasterRequests;
 import io.jsalt.minion.channel.NotSignedInException;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.codec.WireException;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -21,24 +24,51 @@ import org.slf4j.LoggerFactory;
  * refusal, which for a second (jid, id) is the master saying it already has it, so nothing is sent twice
  * once the master has answered. Without an outbox (tests of the job runner alone) a return is tried three
  * times, as Salt does. Retries run on this returner's own thread.
+ *
+ * <p>With several masters ({@link ReturnRoutes}) a return goes to the master its job came from first, and to
+ * the others signed in when that one does not answer (a master that died mid-job): {@code True} from any ends
+ * it; a refusal ends it only from the job's own master, since another may not know the job (its own job
+ * cache), and that master is not asked again for it. Which master a kept return came from is remembered in
+ * memory only: after a restart of the minion, the first refusal ends it, as with one master.
  */
 public final class Returner implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Returner.class);
     private static final int MEMORY_TRIES = 3;
 
-    private final MasterChannel channel;
+    private final ReturnRoutes routes;
     private final ReturnOutbox outbox;
     private final int retryMinSeconds;
     private final int retryMaxSeconds;
     private final ScheduledThreadPoolExecutor retries;
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final Object flushing = new Object();
+    /** Kept returns (by outbox entry name) whose job came from a master this minion still has. */
+    private final Map<String, Object> originOf = new ConcurrentHashMap<>();
+    /** Masters that refused a kept return of another master's job: not asked again for it. */
+    private final Map<String, Set<Object>> refusedBy = new ConcurrentHashMap<>();
+
+    /** What became of one attempt to hand a return over. */
+    private enum Outcome {
+        TAKEN, REFUSED,
+        /** No master answered. */
+        KEPT,
+        /** Another master refused it; its own master did not answer. */
+        WAITING
+    }
 
     /**
      * @param outbox where undelivered returns wait; null to keep them in memory for three tries only
      */
-    public Returner(String minionId, MasterChannel channel, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds) {
-        this.channel = channel;
+    public Returner(String minionId, MasterRequests channel, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds) {
+        this(minionId, ReturnRoutes.single(channel), outbox, retryMinSeconds, retryMaxSeconds);
+    }
+
+    /**
+     * @param routes the masters returns may go to
+     * @param outbox where undelivered returns wait; null to keep them in memory for three tries only
+     */
+    public Returner(String minionId, ReturnRoutes routes, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds) {
+        this.routes = routes;
         this.outbox = outbox;
         this.retryMinSeconds = retryMinSeconds;
         this.retryMaxSeconds = Math.max(retryMinSeconds, retryMaxSeconds);
@@ -53,15 +83,30 @@ public final class Returner implements AutoCloseable {
 
     /** Sends one complete (signed) return for {@code jid}, keeping it for later when the master does not answer. */
     public void deliver(Map<String, Object> load, String jid) {
-        if (send(load, jid)) {
+        deliver(load, jid, null);
+    }
+
+    /**
+     * As {@link #deliver(Map, String)}, for a job that came from {@code origin} (a {@link ReturnRoutes.Route#key()}):
+     * that master is tried first, and only its refusal is final.
+     */
+    public void deliver(Map<String, Object> load, String jid, Object origin) {
+        Set<Object> refused = ConcurrentHashMap.newKeySet();
+        Outcome first = send(load, jid, origin, refused);
+        if (first == Outcome.TAKEN || first == Outcome.REFUSED) {
             return;
         }
         if (outbox == null) {
             retryInMemory(load, jid, 1);
             return;
         }
-        if (outbox.put(jid, load).isPresent()) {
-            log.info("return of job {} kept in the outbox until the master answers", jid);
+        Optional<ReturnOutbox.Entry> kept = outbox.put(jid, load);
+        if (kept.isPresent()) {
+            if (origin != null && routes.isMaster(origin)) {
+                originOf.put(kept.get().name(), origin);
+                refusedBy.put(kept.get().name(), refused);
+            }
+            log.info("return of job {} kept in the outbox until a master answers", jid);
             flushLater();
         }
     }
@@ -75,22 +120,41 @@ public final class Returner implements AutoCloseable {
 
     private void flush() {
         synchronized (flushing) {
+            boolean waiting = false;
             for (ReturnOutbox.Entry entry : outbox.pending()) {
                 if (retries.isShutdown()) {
                     return;
                 }
                 Map<String, Object> load = outbox.read(entry).orElse(null);
                 if (load == null) {
+                    forget(entry.name());
                     continue;
                 }
-                if (!send(load, entry.jid())) {
-                    flushLater(); // the master is still away: the rest would wait for it too
+                Set<Object> refused = refusedBy.computeIfAbsent(entry.name(), n -> ConcurrentHashMap.newKeySet());
+                Outcome outcome = send(load, entry.jid(), originOf.get(entry.name()), refused);
+                if (outcome == Outcome.KEPT) {
+                    flushLater(); // no master answers yet: the rest would most likely wait too
                     return;
                 }
+                if (outcome == Outcome.WAITING) {
+                    waiting = true; // for its own master; the next ones may be taken by those here
+                    continue;
+                }
                 outbox.remove(entry);
-                log.info("kept return of job {} delivered", entry.jid());
+                forget(entry.name());
+                if (outcome == Outcome.TAKEN) {
+                    log.info("kept return of job {} delivered", entry.jid());
+                }
+            }
+            if (waiting) {
+                flushLater();
             }
         }
+    }
+
+    private void forget(String entryName) {
+        originOf.remove(entryName);
+        refusedBy.remove(entryName);
     }
 
     private void flushLater() {
@@ -102,18 +166,35 @@ public final class Returner implements AutoCloseable {
         }
     }
 
-    /** True when the master answered, whatever it answered. */
-    private boolean send(Map<String, Object> load, String jid) {
-        try {
-            if (Boolean.FALSE.equals(channel.send(load))) {
-                log.warn("the master refused the return of job {}", jid);
+    /**
+     * Offers the return to the masters in turn, the job's own first; a master in {@code refused} already refused
+     * it and is passed over (one that refuses another master's job is added).
+     */
+    private Outcome send(Map<String, Object> load, String jid, Object origin, Set<Object> refused) {
+        boolean ownMaster = origin != null && routes.isMaster(origin);
+        for (ReturnRoutes.Route route : routes.candidates(origin)) {
+            if (refused.contains(route.key())) {
+                continue;
             }
-            return true;
-        } catch (TransportException | NotSignedInException | CryptoException | WireException e) {
-            // no answer, or none this minion could read even after signing in again: keep it for later
-            log.debug("return of job {} not delivered: {}", jid, e.getMessage());
-            return false;
+            Object answer;
+            try {
+                answer = route.channel().send(load);
+            } catch (TransportException | NotSignedInException | CryptoException | WireException e) {
+                // no answer, or none this minion could read even after signing in again: try another, or keep it
+                log.debug("return of job {} not delivered to {}: {}", jid, route.key(), e.getMessage());
+                continue;
+            }
+            if (!Boolean.FALSE.equals(answer)) {
+                return Outcome.TAKEN;
+            }
+            if (!ownMaster || route.key().equals(origin)) {
+                log.warn("the master refused the return of job {}", jid);
+                return Outcome.REFUSED;
+            }
+            log.info("master {} refused the return of job {} of another master; keeping it for that one", route.key(), jid);
+            refused.add(route.key());
         }
+        return refused.isEmpty() ? Outcome.KEPT : Outcome.WAITING;
     }
 
     private void retryInMemory(Map<String, Object> load, String jid, int attempt) {
@@ -124,7 +205,8 @@ public final class Returner implements AutoCloseable {
         long delayMs = retryDelayMs();
         log.info("return of job {} not delivered; retrying in {} ms", jid, delayMs);
         retries.schedule(() -> {
-            if (!send(load, jid)) {
+            Outcome outcome = send(load, jid, null, ConcurrentHashMap.newKeySet());
+            if (outcome == Outcome.KEPT || outcome == Outcome.WAITING) {
                 retryInMemory(load, jid, attempt + 1);
             }
         }, delayMs, TimeUnit.MILLISECONDS);

@@ -137,4 +137,67 @@ class ReplayGuardTest {
         Files.writeString(file, "key zz\njob x y z\n\u0000garbage");
         assertThat(new ReplayGuard(file).accept(key, 0L, "20260101120000000000")).isTrue();
     }
+
+    @Test
+    void keepsTheCountOfEachMastersSessionKeyApart() {
+        Crypticle other = new Crypticle(Crypticle.generateKeyString());
+        assertThat(guard.accept(key, 5L)).isTrue();
+        assertThat(guard.accept(other, 0L)).as("another master counts from 0").isTrue();
+
+        assertThat(guard.accept(key, 5L)).as("switching back does not restart the first key's count").isFalse();
+        assertThat(guard.accept(key, 6L)).isTrue();
+        assertThat(guard.accept(other, 0L)).isFalse();
+    }
+
+    @Test
+    void theSameJobFromASecondMasterIsSeenNotReplayed() {
+        Crypticle other = new Crypticle(Crypticle.generateKeyString());
+        assertThat(guard.judge(key, 1L, "20260101120000000001")).isEqualTo(ReplayGuard.Verdict.NEW);
+
+        assertThat(guard.judge(other, 0L, "20260101120000000001")).isEqualTo(ReplayGuard.Verdict.SEEN);
+        assertThat(guard.judge(key, 1L, "20260101120000000002")).isEqualTo(ReplayGuard.Verdict.REPLAYED);
+    }
+
+    @Test
+    void aRestartedMinionOfTwoMastersKeepsBothCounts() throws IOException {
+        Path file = cachedir.resolve("seen_publications");
+        Crypticle other = new Crypticle(Crypticle.generateKeyString());
+        ReplayGuard first = new ReplayGuard(file);
+        first.accept(key, 7L, "20260101120000000007");
+        first.accept(other, 3L, "20260101120000000003");
+        first.accept(key, 8L, "20260101120000000008");
+
+        ReplayGuard restarted = new ReplayGuard(file);
+        assertThat(restarted.accept(key, 8L, "20260101120000000018")).isFalse();
+        assertThat(restarted.accept(other, 3L, "20260101120000000013")).isFalse();
+        assertThat(restarted.accept(other, 4L, "20260101120000000014")).isTrue();
+    }
+
+    @Test
+    void compactingKeepsEveryKeysCount() throws IOException {
+        Path file = cachedir.resolve("seen_publications");
+        Crypticle other = new Crypticle(Crypticle.generateKeyString());
+        ReplayGuard g = new ReplayGuard(file);
+        g.accept(other, 50L, "20260101120000000050");
+        for (int i = 1; i <= 2 * ReplayGuard.MAX_JIDS + 5; i++) {
+            g.accept(key, (long) i, String.format("2026010200%010d", i));
+        }
+
+        ReplayGuard restarted = new ReplayGuard(file);
+        assertThat(restarted.accept(other, 50L, "20260101120000000051")).isFalse();
+        assertThat(restarted.accept(key, (long) 2 * ReplayGuard.MAX_JIDS + 5, "20260101120000000052")).isFalse();
+        assertThat(restarted.accept(other, 51L, "20260101120000000053")).isTrue();
+    }
+
+    @Test
+    void twoMastersOfOneSessionKeyCountTheirSerialsApart() {
+        // the masters of a cluster share the session key, and each counts its own serials from 1
+        assertThat(guard.judge(key, "m1:4506", 40L, "20260101120000000040")).isEqualTo(ReplayGuard.Verdict.NEW);
+        assertThat(guard.judge(key, "m2:4506", 3L, "20260101120000000041")).isEqualTo(ReplayGuard.Verdict.NEW);
+
+        assertThat(guard.judge(key, "m2:4506", 3L, "20260101120000000042")).isEqualTo(ReplayGuard.Verdict.REPLAYED);
+        assertThat(guard.judge(key, "m1:4506", 39L, "20260101120000000043")).isEqualTo(ReplayGuard.Verdict.REPLAYED);
+        assertThat(guard.judge(key, "m2:4506", 4L, "20260101120000000040")).as("m1's job, relayed by m2")
+                .isEqualTo(ReplayGuard.Verdict.SEEN);
+    }
 }

@@ -34,8 +34,8 @@ public final class FakeMaster implements AutoCloseable {
     /** How {@code _auth} is answered. */
     public enum Mode { ACCEPT, PENDING, REJECT }
 
-    private final KeyPair key = SaltVectors.masterKeyPair();
-    private final String pem = SaltVectors.text("keys/master.pub");
+    private final KeyPair key;
+    private final String pem;
     private final PublishServer publisher;
     private final RequestServer requests;
     private final List<AuthRequest> auths = new CopyOnWriteArrayList<>();
@@ -44,13 +44,42 @@ public final class FakeMaster implements AutoCloseable {
     private volatile Mode mode = Mode.ACCEPT;
     private volatile FakeFileServer files = new FakeFileServer(null);
     private volatile boolean pillarBadLoad;
+    private volatile Object returnAnswer = true;
+    private final List<Object> clearCmds = new CopyOnWriteArrayList<>();
 
     private volatile Crypticle sessionKey = new Crypticle(Crypticle.generateKeyString());
     private long serial;
 
     public FakeMaster(Transport transport) {
-        publisher = transport.bindPublisher("127.0.0.1", 0);
-        requests = transport.bindRequestServer("127.0.0.1", 0, 2, this::handle);
+        this(transport, 0, 0);
+    }
+
+    /** A master on given ports (0: any free one): one that comes back where it was, for failback. */
+    public FakeMaster(Transport transport, int requestPort, int publishPort) {
+        this(transport, requestPort, publishPort, SaltVectors.masterKeyPair());
+    }
+
+    /** A master with a key of its own: one a minion that pinned the vectors' key must refuse. */
+    public FakeMaster(Transport transport, int requestPort, int publishPort, KeyPair key) {
+        this.key = key;
+        this.pem = io.jsalt.crypto.RsaKeys.publicKeyPem(key.getPublic());
+        publisher = transport.bindPublisher("127.0.0.1", publishPort);
+        try {
+            requests = transport.bindRequestServer("127.0.0.1", requestPort, 2, this::handle);
+        } catch (RuntimeException e) {
+            publisher.close(); // a port still held by a closed master: the caller tries again, on both ports
+            throw e;
+        }
+    }
+
+    /** What every {@code _return} is answered: {@code true} (the default) or {@code false} (refused). */
+    public void answerReturns(Object answer) {
+        this.returnAnswer = answer;
+    }
+
+    /** The {@code cmd} of every clear request received ({@code _auth}, {@code ping}), in arrival order. */
+    public List<Object> clearCmds() {
+        return clearCmds;
     }
 
     public int requestPort() {
@@ -111,6 +140,10 @@ public final class FakeMaster implements AutoCloseable {
     private byte[] handle(byte[] frame) {
         RequestEnvelope envelope = RequestEnvelope.decode(frame);
         if (RequestEnvelope.CLEAR.equals(envelope.enc())) {
+            clearCmds.add(envelope.clearLoad().get("cmd"));
+            if ("ping".equals(envelope.clearLoad().get("cmd"))) {
+                return SaltPack.pack(true);
+            }
             AuthRequest req = AuthRequest.fromLoad(envelope.clearLoad());
             auths.add(req);
             minionKeys.put(req.id(), io.jsalt.crypto.RsaKeys.parsePublicKey(req.pub()));
@@ -131,6 +164,9 @@ public final class FakeMaster implements AutoCloseable {
         }
         if ("_pillar".equals(cmd) && minionKeys.containsKey(load.get("id"))) {
             return SaltPack.pack(privateReply(minionKeys.get(load.get("id")), nonce));
+        }
+        if ("_return".equals(cmd)) {
+            return cipher.encryptReply(returnAnswer, nonce);
         }
         if (cmd instanceof String c && c.startsWith("_file") || "_serve_file".equals(cmd)) {
             return cipher.encryptReply(files.answer(load), nonce);

@@ -237,13 +237,25 @@ final class ZmqSubscription implements Subscription {
         }
     }
 
+    /**
+     * The SUB socket's monitoring stops first, its reader goes last: JeroMQ writes a monitor event from the I/O
+     * thread with a blocking send, so an event of a socket still connecting (a master that went away retries every
+     * reconnect interval) sent once the reader is gone blocks the context's I/O thread for ever, and with it every
+     * socket of the context (seen: a failover minion's sign-ins to the next master never left the host).
+     */
     private void closeSockets(ZContext context) {
         try {
-            if (monitor != null) {
-                context.destroySocket(monitor);
+            if (sub != null && monitor != null) {
+                while (ZMQ.Event.recv(monitor, ZMQ.DONTWAIT) != null) {
+                    // drained, so that no event the I/O thread is writing now waits on a full pipe
+                }
+                sub.monitor(null, 0);
             }
             if (sub != null) {
                 context.destroySocket(sub);
+            }
+            if (monitor != null) {
+                context.destroySocket(monitor);
             }
         } finally {
             monitor = null;
