@@ -22,6 +22,7 @@ import io.jsalt.minion.modules.MinionModules;
 import io.jsalt.minion.pillar.MinionPillar;
 import io.jsalt.minion.pillar.PillarModule;
 import io.jsalt.minion.returns.ReturnOutbox;
+import io.jsalt.minion.returns.ReturnSeal;
 import io.jsalt.minion.returns.Returner;
 import io.jsalt.minion.saltutil.SaltutilModule;
 import io.jsalt.minion.schedule.ScheduleParser;
@@ -159,13 +160,13 @@ public final class Minion implements AutoCloseable {
         channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
         grainsReport = new GrainsReport(config.id(), grains, channel, keyPair.getPrivate(), pillar::set);
         returner = new Returner(config.id(), channel, new ReturnOutbox(config.cachedir().resolve("returns")),
-                config.returnRetryTimer(), config.returnRetryTimerMax());
+                config.returnRetryTimer(), config.returnRetryTimerMax(),
+                ReturnSeal.of(config.minionSignMessages() ? keyPair.getPrivate() : null));
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
                 config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications"), pillar), modules, running, returner, keyPair.getPrivate(), () -> session,
                 this::onSessionKeyMismatch);
         if (!scheduled.isEmpty()) {
-            schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,
-                    config.minionSignMessages() ? keyPair.getPrivate() : null);
+            schedule = new ScheduleRunner(config.id(), scheduled, modules, returner, null); // the returner seals
         }
         supervisor.start(); // a definition it cannot use stops the start here, before any program runs
         queueSignIn(0);

@@ -8,7 +8,9 @@ import io.jsalt.master.jobs.JobReturn;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.targeting.TargetResolver;
+import io.jsalt.master.session.ReturnMacKeys;
 import io.jsalt.transport.message.ReturnLoad;
+import io.jsalt.transport.message.ReturnMac;
 import java.security.PublicKey;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * session key; jsalt judges its signature by the trust policy ({@link MinionTrust}: signed by the accepted
  * key of the minion it names, or unsigned from a minion that has never signed, then marked unverified),
  * counts it only for a job the master issued and that targeted that minion, and only once per (jid, id).
- * Stored first, then fired as {@code salt/job/<jid>/ret/<id>} with {@code verified}. A return whose jid
+ * A return from a jsalt minion may carry a MAC with its sign-in's secret ({@link ReturnMacKeys}) in place of a
+ * signature; it binds the return to that minion as the signature does. Stored first, then fired as {@code salt/job/<jid>/ret/<id>} with {@code verified}. A return whose jid
  * is {@code "req"} (salt-call, a scheduled job) gets a master-issued jid and a stored one-minion job, and
  * is answered {@code {"jid": <jid>}} instead of {@code true}.
  */
@@ -36,8 +39,16 @@ public final class ReturnHandler implements AesCommand {
     private final Jids jids;
     private final MinionTrust trust;
     private final TargetResolver targets;
+    private final ReturnMacKeys returnMacs;
 
     public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets) {
+        this(keys, jobs, events, jids, trust, targets, null);
+    }
+
+    /** @param returnMacs checks the MAC of returns from jsalt minions given a secret at sign-in; null: a MAC never verifies */
+    public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets,
+            ReturnMacKeys returnMacs) {
+        this.returnMacs = returnMacs;
         this.keys = keys;
         this.jobs = jobs;
         this.events = events;
@@ -54,7 +65,10 @@ public final class ReturnHandler implements AesCommand {
             log.warn("return for job {} refused: {} is not an accepted minion", Printable.quoted(ret.jid()), ret.id());
             return false;
         }
-        MinionTrust.Verdict verdict = trust.judge(ret.id(), key.get(), load);
+        // a MAC binds the return as a signature does, for microseconds instead of an RSA operation (ReturnMac)
+        MinionTrust.Verdict verdict = ReturnMac.carriedBy(load)
+                ? trust.judgeProof(ret.id(), key.get(), returnMacs != null && returnMacs.valid(ret.id(), key.get(), load))
+                : trust.judge(ret.id(), key.get(), load);
         switch (verdict) {
             case BAD_SIGNATURE -> log.warn("return for job {} refused: not signed by the accepted key of {}", Printable.quoted(ret.jid()), ret.id());
             case UNSIGNED_REQUIRED -> log.warn("return for job {} from {} refused: unsigned (require_minion_sign_messages is on; "
@@ -85,6 +99,7 @@ public final class ReturnHandler implements AesCommand {
         }
         Map<String, Object> event = new LinkedHashMap<>(load);
         event.remove("sig");
+        event.remove(ReturnMac.FIELD);
         event.put("jid", jid);
         event.put("verified", verified);
         events.fire("salt/job/" + jid + "/ret/" + ret.id(), event);

@@ -1,11 +1,13 @@
 package io.jsalt.minion.returns;
 
 import io.jsalt.crypto.CryptoException;
+import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.channel.MasterChannel;
 import io.jsalt.minion.channel.NotSignedInException;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.codec.WireException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -33,11 +35,22 @@ public final class Returner implements AutoCloseable {
     private final ScheduledThreadPoolExecutor retries;
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final Object flushing = new Object();
+    private final ReturnSeal seal;
 
     /**
      * @param outbox where undelivered returns wait; null to keep them in memory for three tries only
      */
     public Returner(String minionId, MasterChannel channel, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds) {
+        this(minionId, channel, outbox, retryMinSeconds, retryMaxSeconds, ReturnSeal.AS_GIVEN);
+    }
+
+    /**
+     * @param seal proves each return's sender when it is sent ({@link ReturnSeal}); {@link ReturnSeal#AS_GIVEN} sends
+     *     loads as they are delivered
+     */
+    public Returner(String minionId, MasterChannel channel, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds,
+            ReturnSeal seal) {
+        this.seal = seal;
         this.channel = channel;
         this.outbox = outbox;
         this.retryMinSeconds = retryMinSeconds;
@@ -51,7 +64,15 @@ public final class Returner implements AutoCloseable {
         retries.setRemoveOnCancelPolicy(true);
     }
 
-    /** Sends one complete (signed) return for {@code jid}, keeping it for later when the master does not answer. */
+    /** True when this returner proves each return's sender itself: deliver returns unsigned. */
+    public boolean sealsReturns() {
+        return seal.seals();
+    }
+
+    /**
+     * Sends one complete return for {@code jid} (unsigned when {@link #sealsReturns()}: it is sealed for the session
+     * it goes out under), keeping it for later when the master does not answer.
+     */
     public void deliver(Map<String, Object> load, String jid) {
         if (send(load, jid)) {
             return;
@@ -105,7 +126,20 @@ public final class Returner implements AutoCloseable {
     /** True when the master answered, whatever it answered. */
     private boolean send(Map<String, Object> load, String jid) {
         try {
-            if (Boolean.FALSE.equals(channel.send(load))) {
+            Session[] sentUnder = new Session[1];
+            Object answer = channel.send(s -> {
+                sentUnder[0] = s;
+                return seal.forSession(s, load);
+            });
+            if (Boolean.FALSE.equals(answer)) {
+                Optional<Map<String, Object>> signed = seal.signedInstead(sentUnder[0], load);
+                if (signed.isPresent()) {
+                    // the RSA path stays for a master that cannot check this session's MAC: nothing is lost to it
+                    log.info("the master refused the MACed return of job {}: sending it signed", jid);
+                    answer = channel.send(signed.get());
+                }
+            }
+            if (Boolean.FALSE.equals(answer)) {
                 log.warn("the master refused the return of job {}", jid);
             }
             return true;
