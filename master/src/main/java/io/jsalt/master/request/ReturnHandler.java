@@ -40,6 +40,7 @@ public final class ReturnHandler implements AesCommand {
     private final MinionTrust trust;
     private final TargetResolver targets;
     private final ReturnMacKeys returnMacs;
+    private final RecentJobs recentJobs;
 
     public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets) {
         this(keys, jobs, events, jids, trust, targets, null);
@@ -49,6 +50,7 @@ public final class ReturnHandler implements AesCommand {
     public ReturnHandler(KeyStore keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets,
             ReturnMacKeys returnMacs) {
         this.returnMacs = returnMacs;
+        this.recentJobs = new RecentJobs(jobs);
         this.keys = keys;
         this.jobs = jobs;
         this.events = events;
@@ -111,13 +113,13 @@ public final class ReturnHandler implements AesCommand {
      * published, or reached by its target since (grains then unknown, or a minion accepted later).
      */
     private boolean targeted(String jid, String id) {
-        Optional<Job> job = jobs.job(jid);
+        Optional<RecentJobs.Entry> job = recentJobs.job(jid);
         if (job.isEmpty()) {
             log.warn("return for job {} from {} refused: no such job was issued", jid, id);
             return false;
         }
-        Job j = job.get();
-        if ((j.minions() != null && j.minions().contains(id)) || targets.mayReach(j.tgtType(), j.tgt(), id)) {
+        Job j = job.get().job();
+        if (job.get().minions().contains(id) || targets.mayReach(j.tgtType(), j.tgt(), id)) {
             return true;
         }
         log.warn("return for job {} from {} refused: that job did not target it", jid, id);

@@ -1,5 +1,6 @@
 package io.jsalt.master.session;
 
+import io.jsalt.crypto.Crypticle;
 import io.jsalt.crypto.CryptoException;
 import io.jsalt.transport.message.ReturnMac;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,7 @@ import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -29,6 +31,7 @@ import javax.crypto.spec.SecretKeySpec;
  * </ul>
  */
 public final class ReturnMacKeys {
+    private static final int MAX_REMEMBERED = 100_000;
     private static final byte[] MASTER_LABEL = "jsalt return mac master key v1".getBytes(StandardCharsets.US_ASCII);
 
     private final SecretKeySpec masterMacKey;
@@ -56,11 +59,31 @@ public final class ReturnMacKeys {
         return id.equals(load.get("id")) && macOf(id, minionKey).valid(load);
     }
 
+    /** Each id's secret as last derived, for the key object and session key it was derived under. */
+    private final Map<String, Derived> derived = new ConcurrentHashMap<>();
+
+    private record Derived(PublicKey key, Crypticle session, ReturnMac mac) {}
+
+    /** The secret of {@code id} under the current session key, derived once per (key, session key) and then kept. */
     private ReturnMac macOf(String id, PublicKey minionKey) {
+        Crypticle session = sessionKey.crypticle();
+        Derived d = derived.get(id);
+        if (d != null && d.key() == minionKey && d.session() == session) {
+            return d.mac();
+        }
+        if (derived.size() >= MAX_REMEMBERED) {
+            derived.clear(); // ids of deleted keys leave entries behind; a rare full reset bounds them
+        }
+        ReturnMac mac = derive(id, minionKey, session);
+        derived.put(id, new Derived(minionKey, session, mac));
+        return mac;
+    }
+
+    private ReturnMac derive(String id, PublicKey minionKey, Crypticle session) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(masterMacKey);
-            field(mac, sessionKey.keyString().getBytes(StandardCharsets.US_ASCII));
+            field(mac, session.keyString().getBytes(StandardCharsets.US_ASCII));
             field(mac, id.getBytes(StandardCharsets.UTF_8));
             field(mac, MessageDigest.getInstance("SHA-256").digest(minionKey.getEncoded()));
             return new ReturnMac(mac.doFinal());
