@@ -19,18 +19,21 @@ import java.util.List;
  * @param rate         sustained load: jobs per second
  * @param reauthDelay  the minions' random_reauth_delay (restart storm)
  * @param jsaltHome    the folder holding bin/jsalt, for the CLI's wall time
+ * @param minionJvm    JVM options of jsalt-minion processes (default: bin/jsalt-minion's, {@link io.jsalt.bench.harness.DaemonJvm#MINION})
  */
 public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path cacheDir, String swarmKind, int perJvm,
-        boolean signReturns, int workerThreads, List<String> masterJvm, int seconds, double rate, int reauthDelay, Path jsaltHome) {
+        boolean signReturns, int workerThreads, List<String> masterJvm, int seconds, double rate, int reauthDelay, Path jsaltHome,
+        List<String> minionJvm) {
 
     public BenchOptions {
         sizes = List.copyOf(sizes);
         masterJvm = List.copyOf(masterJvm);
+        minionJvm = List.copyOf(minionJvm);
     }
 
     public BenchOptions withSizes(List<Integer> n) {
         return new BenchOptions(n, quick, out, cacheDir, swarmKind, perJvm, signReturns, workerThreads, masterJvm, seconds, rate,
-                reauthDelay, jsaltHome);
+                reauthDelay, jsaltHome, minionJvm);
     }
 
     /**
