@@ -53,6 +53,30 @@ public final class TreeCpu {
     }
 
     /**
+     * CPU milliseconds used so far by the live threads of {@code pid}, summed per name with its digits as
+     * {@code N} ({@code jsalt-mworker-N}, {@code iothread-N}): where a process's time goes, read as the
+     * difference of two calls.
+     */
+    public static java.util.Map<String, Long> perThreadName(long pid) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.merge(comm, (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000 / TICKS_PER_SECOND, Long::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            return out;
+        }
+        return out;
+    }
+
+    /**
      * CPU milliseconds of this JVM's children that have exited and been waited for ({@code /proc/self/stat}'s
      * {@code cutime + cstime}): the CPU of a tool run to completion, read as the difference around the run.
      */

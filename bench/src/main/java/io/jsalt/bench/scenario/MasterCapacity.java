@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  * Scenario "master-capacity": what a master alone takes, with no minion's work in the figure. A replay swarm
  * ({@link ReplaySwarm}) first sends N sign-ins of pre-accepted minions as fast as the master answers them, then,
  * for J jobs the master published to all N, the N × J returns, made, sealed and encrypted beforehand; each burst
- * follows an uncounted one of the same kind (the sign-ins once, the returns of two jobs), so a JVM master is
+ * follows an uncounted one of the same kind (the sign-ins once, the returns of five jobs), so a JVM master is
  * measured compiled, as it runs after its first minutes; the master's
  * CPU (from /proc, its whole process tree) is read around each burst and every return is looked for in its job
  * cache. Rows: a jsalt master with jsalt minions' returns (MACed), the same master with RSA-signed returns (what
@@ -49,7 +49,7 @@ import java.util.stream.Stream;
 public final class MasterCapacity {
     private static final int CLIENTS = 32;
     /** Jobs whose returns are sent first and not counted: a fresh JVM compiles its hot paths under the first thousands. */
-    private static final int WARM_UP_JOBS = 2;
+    private static final int WARM_UP_JOBS = 5;
     private static final Pattern JID = Pattern.compile("\\b[0-9]{20}\\b");
 
     private MasterCapacity() {
@@ -58,7 +58,7 @@ public final class MasterCapacity {
     public static ScenarioResult run(BenchOptions o) throws Exception {
         List<Map<String, Object>> rows = new ArrayList<>();
         TextTable table = new TextTable("master", "minions", "sign-ins/s", "sign-ins per CPU-s", "returns", "stored", "returns/s",
-                "returns per CPU-s", "CPU ms/return", "load before");
+                "returns per CPU-s", "CPU ms/return", "without JIT", "load before");
         Path salt = SaltInstall.find(o.jsaltHome());
         for (int n : o.sizes()) {
             int jobs = o.quick() ? 5 : 20;
@@ -70,8 +70,8 @@ public final class MasterCapacity {
         }
         for (Map<String, Object> r : rows) {
             table.row(r.get("master"), r.get("minions"), r.get("sign_ins_per_s"), r.get("sign_ins_per_cpu_s"), r.get("returns"),
-                    r.get("returns_stored"), r.get("returns_per_s"), r.get("returns_per_cpu_s"), r.get("cpu_ms_per_return"),
-                    r.get("loadavg_before"));
+                    r.get("returns_stored"), r.get("returns_per_s"), r.get("returns_per_cpu_s"), threeDecimals(r.get("cpu_ms_per_return")),
+                    threeDecimals(r.get("cpu_ms_per_return_without_jit")), r.get("loadavg_before"));
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("scenario", "master-capacity");
@@ -136,8 +136,15 @@ public final class MasterCapacity {
                 }
             }
             long cpu0 = requestPathMillis(master.pid());
+            Map<String, Long> threads0 = TreeCpu.perThreadName(master.pid());
             ReplaySwarm.Outcome out = ReplaySwarm.send("127.0.0.1", master.retPort(), frames, CLIENTS, Duration.ofSeconds(120));
             long cpu = requestPathMillis(master.pid()) - cpu0;
+            Map<String, Long> byThread = difference(threads0, TreeCpu.perThreadName(master.pid()));
+            r.put("returns_cpu_ms_by_thread", byThread);
+            // the JIT still compiles under the first tens of thousands of returns; a master up for hours does not
+            long jit = byThread.entrySet().stream().filter(e -> e.getKey().startsWith("C") && e.getKey().contains("CompilerThre"))
+                    .mapToLong(Map.Entry::getValue).sum();
+            r.put("cpu_ms_per_return_without_jit", round3((double) (cpu - jit) / frames.size()));
             int accepted = 0;
             for (int i = 0; i < frames.size(); i++) {
                 byte[] a = out.answers().get(i);
@@ -232,6 +239,15 @@ public final class MasterCapacity {
 
     private static final List<String> NOT_REQUEST_PATH = List.of("late-sign-ins", "jsalt-publisher");
 
+    /** The threads that used CPU between two readings, busiest first. */
+    private static Map<String, Long> difference(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> used = new LinkedHashMap<>();
+        after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> used.put(e.getKey(), e.getValue()));
+        return used;
+    }
+
     private static void returnFigures(Map<String, Object> r, int sent, int accepted, int stored, ReplaySwarm.Outcome out, long cpuMs) {
         r.put("returns", sent);
         r.put("returns_accepted", accepted);
@@ -241,7 +257,7 @@ public final class MasterCapacity {
         r.put("returns_per_s", Math.round(sent / out.wallSeconds()));
         r.put("returns_master_cpu_s", cpuMs / 1000.0);
         r.put("returns_per_cpu_s", Math.round(sent / Math.max(0.01, cpuMs / 1000.0)));
-        r.put("cpu_ms_per_return", round((double) cpuMs / sent));
+        r.put("cpu_ms_per_return", round3((double) cpuMs / sent));
     }
 
     private static int storedIn(Path cachedir, List<String> jids) throws SQLException {
@@ -272,6 +288,14 @@ public final class MasterCapacity {
             throw new IOException("salt --async printed no jid; see " + out);
         }
         return m.group();
+    }
+
+    private static String threeDecimals(Object v) {
+        return v instanceof Double d ? String.format(java.util.Locale.ROOT, "%.3f", d) : "-";
+    }
+
+    private static double round3(double v) {
+        return Math.round(v * 1000) / 1000.0;
     }
 
     private static double round(double v) {

@@ -61,18 +61,20 @@ public final class VsSalt {
         int pairs = o.quick() ? 3 : 5;
         try (SaltProcesses saltSide = new SaltProcesses(salt, root.resolve("s"));
                 MasterProcess master = new MasterProcess(root, o.masterJvm(), List.of("worker_threads: " + o.workerThreads()))) {
+            // both masters first, then each side's minions, waited for before the next side starts: 40 Python
+            // minions starting at once leave a JVM master starting beside them no CPU for a minute
             saltSide.startMaster();
-            List<String> saltIds = new ArrayList<>();
-            for (int i = 0; i < k; i++) {
-                saltIds.add(String.format("salt-%05d", i));
-                saltSide.startMinion(saltIds.get(i));
-            }
             master.start();
             try (MinionProcesses jsalt = MinionProcesses.start(master, root, new KeyCache(o.cacheDir()), k, o.minionJvm())) {
                 List<String> jsaltIds = KeyCache.ids(0, k);
                 awaitJsalt(master, jsaltIds, root);
                 CliTimer jsaltCli = new CliTimer(o.jsaltHome()).withAppCds(o.cacheDir().resolve("cli-cds"), master.configDir(),
                         root.resolve("cli-cds-dump.out"), "--out", "json", "*", "test.ping");
+                List<String> saltIds = new ArrayList<>();
+                for (int i = 0; i < k; i++) {
+                    saltIds.add(String.format("salt-%05d", i));
+                    saltSide.startMinion(saltIds.get(i));
+                }
                 awaitSalt(saltSide, saltIds, root);
                 List<Long> jsaltPids = jsalt.processes().stream().map(Process::pid).toList();
                 List<Long> saltPids = saltSide.minions().stream().map(Process::pid).toList();
