@@ -35,7 +35,8 @@ final class GroupCommitWriter implements AutoCloseable {
         void runAlone() {
             try {
                 done.complete(task.run());
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException | RuntimeException | Error e) {
+                // an Error too: the caller gets it, and the thread every other write waits for goes on
                 done.completeExceptionally(e);
             }
         }
@@ -115,7 +116,7 @@ final class GroupCommitWriter implements AutoCloseable {
                 results.add(p.task().run());
             }
             writer.commit();
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | Error e) {
             rollbackQuietly();
             LOG.debug("job cache: a group of {} writes failed ({}): each runs alone", group.size(), e.getMessage());
             restoreAutoCommit();

@@ -100,6 +100,15 @@ class GroupCommitWriterTest {
     }
 
     @Test
+    void aWriteThatThrowsAnErrorReachesItsCallerAndTheWriterGoesOn() throws Exception {
+        assertThatThrownBy(() -> writer.run(() -> {
+            throw new OutOfMemoryError("a write too big for memory");
+        }, false)).isInstanceOf(ExecutionException.class).cause().isInstanceOf(OutOfMemoryError.class);
+
+        assertThat(writer.run(() -> insert(9), true)).isEqualTo(1);
+    }
+
+    @Test
     void closingLetsTheWritesAskedForCommitAndRefusesNewOnes() throws Exception {
         CountDownLatch release = holdTheWriter();
         Future<Integer> asked = callers.submit(() -> writer.run(() -> insert(7), true));
