@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "jsalt-bench", mixinStandardHelpOptions = true,
         description = "Scale benchmarks of jsalt: a swarm of minions against a real master.")
 public final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, failover, memory, states, supervise, api, jmh, keys, pg-lookup, or all")
+    @Parameters(index = "0", description = "signin, fanout, fanout-procs, sustained, restart, failover, memory, states, supervise, api, vs-salt, master-capacity, minion-cpu, jmh, keys, pg-lookup, or all")
     String scenario;
 
     @Option(names = "--n", split = ",", description = "Minion counts (default per scenario; fanout: 1,10,100,1000,5000,10000).")
@@ -57,6 +57,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--master-jvm", split = " ", description = "JVM options of the master (default: bin/jsalt-master's).")
     List<String> masterJvm = new ArrayList<>(DaemonJvm.MASTER);
+
+    @Option(names = "--minion-jvm", split = " ", description = "JVM options of jsalt-minion processes (default: bin/jsalt-minion's),"
+            + " e.g. to add -XX:StartFlightRecording=... for a profile.")
+    List<String> minionJvm = new ArrayList<>(DaemonJvm.MINION);
 
     @Option(names = "--seconds", description = "Sustained load, supervise's idle CPU: seconds (default: 60; quick: 10).")
     Integer seconds;
@@ -86,7 +90,7 @@ public final class BenchCommand implements Callable<Integer> {
         Files.createDirectories(results);
         BenchOptions o = new BenchOptions(sizes == null ? List.of() : sizes, quick, results.toAbsolutePath(), KeyCache.defaultCacheDir(),
                 swarmKind, perJvm, !unsigned, workerThreads, masterJvm, seconds == null ? (quick ? 10 : 60) : seconds, rate, reauthDelay, home,
-                jobCacheDsn);
+                jobCacheDsn, minionJvm);
         List<String> names = "all".equals(scenario) ? List.of("signin", "fanout", "fanout-procs", "sustained", "restart", "memory", "jmh") : List.of(scenario);
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("date", ZonedDateTime.now(ZoneOffset.UTC).toString());

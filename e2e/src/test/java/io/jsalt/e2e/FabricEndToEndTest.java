@@ -133,6 +133,18 @@ class FabricEndToEndTest {
                 "jobs.lookup_jid", jid.group());
         assertThat(lookup.stdout()).as("only once per (jid, id)").contains("genuine").doesNotContain("again");
         assertThat(Cluster.read(cluster.masterLog())).contains("return for job " + jid.group() + " from alpha already stored");
+
+        // the return MAC: alpha's own sign-in secret binds returns to alpha only
+        Cluster.Result betaSleeps = cluster.jsalt("--async", "beta", "test.sleep", "20");
+        java.util.regex.Matcher betaJid = java.util.regex.Pattern.compile("[0-9]{20}").matcher(betaSleeps.stdout());
+        assertThat(betaJid.find()).as(betaSleeps.toString()).isTrue();
+        assertThat(forged.sendMacedReturn("beta", betaJid.group(), "forged")).as("MACed with alpha's secret under beta's id")
+                .isEqualTo(false);
+        Cluster.Result alphaSleeps = cluster.jsalt("--async", "alpha", "test.sleep", "20");
+        java.util.regex.Matcher alphaJid = java.util.regex.Pattern.compile("[0-9]{20}").matcher(alphaSleeps.stdout());
+        assertThat(alphaJid.find()).as(alphaSleeps.toString()).isTrue();
+        assertThat(forged.sendMacedReturn("alpha", alphaJid.group(), "genuine")).as("MACed with its own secret").isEqualTo(true);
+        assertThat(forged.sendMacedReturn("alpha", alphaJid.group(), "genuine")).as("sent again: stored already").isEqualTo(true);
     }
 
     @Test

@@ -50,6 +50,17 @@ public final class ForgedReturn {
         return send(new ReturnLoad(id, jid, "test.ping", List.of(), ret, 0, true).toSignedLoad(key.getPrivate()));
     }
 
+    /**
+     * A return naming {@code id}, MACed with the secret the master gave this minion at its sign-in (jsalt's
+     * return MAC), as a jsalt minion sends its own returns.
+     */
+    public Object sendMacedReturn(String id, String jid, Object ret) {
+        if (session.returnMac() == null) {
+            throw new AssertionError("the master gave this sign-in no return secret");
+        }
+        return send(session.returnMac().seal(new ReturnLoad(id, jid, "test.ping", List.of(), ret, 0, true).toLoad()));
+    }
+
     public Object sendUnsignedReturn(String id, String jid, Object ret) {
         return send(new ReturnLoad(id, jid, "test.ping", List.of(), ret, 0, true).toLoad());
     }

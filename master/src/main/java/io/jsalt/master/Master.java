@@ -63,6 +63,7 @@ import io.jsalt.master.runner.RunnerRegistry;
 import io.jsalt.master.runner.TargetRunner;
 import io.jsalt.master.supervision.FleetProcesses;
 import io.jsalt.master.supervision.SupervisorRunner;
+import io.jsalt.master.session.ReturnMacKeys;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.session.SignIns;
 import io.jsalt.master.targeting.TargetResolver;
@@ -249,6 +250,7 @@ public final class Master implements AutoCloseable {
         Eauth eauth = new Eauth(eauthSettings, new TokenFiles(config.cachedir().resolve("tokens"), java.time.Clock.systemUTC(),
                 () -> eauthSettings.current().tokenExpire()));
         TokenCommands tokens = new TokenCommands(eauth, clientKey);
+        ReturnMacKeys returnMacs = new ReturnMacKeys(masterKey.getPrivate(), sessionKey);
         RunnerCalls runnerCalls = new RunnerCalls();
         RunnerCommand runnerCommand = new RunnerCommand(clientKey, runners, jids, events, runnerCalls);
         started.push(runnerCommand);
@@ -256,7 +258,7 @@ public final class Master implements AutoCloseable {
                 Map.entry("_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
                                 this.config.abuseLimits().maxPendingMinions(), this.config.abuseLimits().pendingKeysPerMinute()),
-                        publishPort.port(), signIns)),
+                        publishPort.port(), signIns, returnMacs)),
                 Map.entry("publish", EauthGuard.publish(eauth, clientKey, targets,
                         new PublishHandler(clientKey, targets, jobs, jids, events, publisher))),
                 Map.entry("wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin))),
@@ -270,7 +272,7 @@ public final class Master implements AutoCloseable {
                 Map.entry("fire_hook", new HookEvent(clientKey, events)));
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(
-                "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets),
+                "_return", new ReturnHandler(keys, jobs, events, jids, trust, targets, returnMacs),
                 "_minion_event", new MinionEventHandler(keys, events, trust, signIns),
                 "_pillar", new PillarHandler(keys, masterKey.getPrivate(), (id, grains, verified, stamp) -> {
                     minionData.putGrains(id, grains, verified, stamp);

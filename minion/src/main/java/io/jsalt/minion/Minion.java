@@ -17,6 +17,7 @@ import io.jsalt.minion.pillar.MinionPillar;
 import io.jsalt.minion.pillar.PillarModule;
 import io.jsalt.minion.returns.ReturnOutbox;
 import io.jsalt.minion.returns.ReturnRoutes;
+import io.jsalt.minion.returns.ReturnSeal;
 import io.jsalt.minion.returns.Returner;
 import io.jsalt.minion.saltutil.SaltutilModule;
 import io.jsalt.minion.schedule.ScheduleParser;
@@ -111,13 +112,13 @@ public final class Minion implements AutoCloseable {
                 .parse(config.schedule());
         grainsReport = new GrainsReport(config.id(), grains, masters, keyPair.getPrivate(), pillar::set);
         returner = new Returner(config.id(), (ReturnRoutes) masters, new ReturnOutbox(config.cachedir().resolve("returns")),
-                config.returnRetryTimer(), config.returnRetryTimerMax());
+                config.returnRetryTimer(), config.returnRetryTimerMax(),
+                ReturnSeal.of(config.minionSignMessages() ? keyPair.getPrivate() : null));
         jobs = new JobRunner(new JobRunner.Settings(config.id(), config.processCountMax(), config.returnRetryTimer(),
                 config.returnRetryTimerMax(), config.minionSignMessages(), grains, config.cachedir().resolve("seen_publications"),
                 pillar), modules, running, returner, keyPair.getPrivate());
         if (!scheduled.isEmpty()) {
-            schedule = new ScheduleRunner(config.id(), scheduled, modules, returner,
-                    config.minionSignMessages() ? keyPair.getPrivate() : null);
+            schedule = new ScheduleRunner(config.id(), scheduled, modules, returner, null); // the returner seals
         }
         supervisor.start(); // a definition it cannot use stops the start here, before any program runs
         masters.start();

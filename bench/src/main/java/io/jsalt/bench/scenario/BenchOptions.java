@@ -21,19 +21,21 @@ import java.util.List;
  * @param jsaltHome    the folder holding bin/jsalt, for the CLI's wall time
  * @param jobCacheDsn  sustained load: a libpq connection string for {@code master_job_cache: postgres}; null for the
  *                     master's default (SQLite)
+ * @param minionJvm    JVM options of jsalt-minion processes (default: bin/jsalt-minion's, {@link io.jsalt.bench.harness.DaemonJvm#MINION})
  */
 public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path cacheDir, String swarmKind, int perJvm,
         boolean signReturns, int workerThreads, List<String> masterJvm, int seconds, double rate, int reauthDelay, Path jsaltHome,
-        String jobCacheDsn) {
+        String jobCacheDsn, List<String> minionJvm) {
 
     public BenchOptions {
         sizes = List.copyOf(sizes);
         masterJvm = List.copyOf(masterJvm);
+        minionJvm = List.copyOf(minionJvm);
     }
 
     public BenchOptions withSizes(List<Integer> n) {
         return new BenchOptions(n, quick, out, cacheDir, swarmKind, perJvm, signReturns, workerThreads, masterJvm, seconds, rate,
-                reauthDelay, jsaltHome, jobCacheDsn);
+                reauthDelay, jsaltHome, jobCacheDsn, minionJvm);
     }
 
     /** The master's config lines for the job cache under test: none for SQLite, PostgreSQL's with a DSN. */

@@ -37,6 +37,11 @@ final class CliTimer {
         return timer;
     }
 
+    /** The archive folder this timer's runs use, or null for none. */
+    Path cdsDir() {
+        return cdsDir;
+    }
+
     /** How the CLI is run, for the docs' exact commands. */
     List<String> command(Path masterConfigDir, String... args) {
         List<String> cmd = new ArrayList<>();

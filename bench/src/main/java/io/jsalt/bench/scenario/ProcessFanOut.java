@@ -1,7 +1,6 @@
 package io.jsalt.bench.scenario;
 
 import io.jsalt.bench.client.JobClient;
-import io.jsalt.bench.harness.DaemonJvm;
 import io.jsalt.bench.harness.MasterProcess;
 import io.jsalt.bench.harness.MinionProcesses;
 import io.jsalt.bench.report.Latencies;
@@ -48,7 +47,7 @@ public final class ProcessFanOut {
             KeyCache keys = new KeyCache(o.cacheDir());
             keys.ensure(n, 2);
             master.start();
-            try (MinionProcesses minions = MinionProcesses.start(master, root, keys, n, DaemonJvm.MINION);
+            try (MinionProcesses minions = MinionProcesses.start(master, root, keys, n, o.minionJvm());
                     JobClient client = new JobClient(master.config())) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(120 + n).toNanos();
                 while (client.gather(client.publish("*", "test.ping", List.of()), Duration.ofSeconds(3)).size() < n) {

@@ -1,7 +1,6 @@
 package io.jsalt.bench.scenario;
 
 import io.jsalt.bench.client.JobClient;
-import io.jsalt.bench.harness.DaemonJvm;
 import io.jsalt.bench.harness.JavaProcess;
 import io.jsalt.bench.harness.MasterProcess;
 import io.jsalt.bench.harness.MinionProcesses;
@@ -53,13 +52,13 @@ public final class StateApply {
     private static List<Map<String, Object>> runOne(BenchOptions o, int n) throws IOException {
         Path root = o.runDir("states-" + n);
         writeTree(root.resolve("srv/jsalt"), n);
-        Path salt = o.jsaltHome() == null ? null : o.jsaltHome().resolve("../shared/salt/salt").normalize();
-        boolean withSalt = salt != null && Files.isExecutable(salt);
+        Path salt = SaltInstall.find(o.jsaltHome());
+        boolean withSalt = salt != null;
         List<String> config = new ArrayList<>(List.of("worker_threads: " + o.workerThreads(), "auto_accept: True"));
         List<Map<String, Object>> out = new ArrayList<>();
         try (MasterProcess master = new MasterProcess(root, o.masterJvm(), config)) {
             master.start();
-            try (MinionProcesses jsalt = MinionProcesses.start(master, root, new KeyCache(o.cacheDir()), 1, DaemonJvm.MINION);
+            try (MinionProcesses jsalt = MinionProcesses.start(master, root, new KeyCache(o.cacheDir()), 1, o.minionJvm());
                     JobClient client = new JobClient(master.config())) {
                 awaitPing(client, JSALT_ID, root);
                 out.add(measure(client, JSALT_ID, jsalt.processes().get(0).pid(),
@@ -149,16 +148,23 @@ public final class StateApply {
         }
     }
 
-    private static void awaitPing(JobClient client, String id, Path root) throws IOException {
+    static void awaitPing(JobClient client, String id, Path root) throws IOException {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (client.gather(client.publish(id, "test.ping", List.of()), Duration.ofSeconds(3)).isEmpty()) {
+        while (true) {
+            JobClient.Published p = client.publish(id, "test.ping", List.of());
+            if (!client.gather(p, Duration.ofSeconds(3)).isEmpty()) {
+                return;
+            }
             if (System.nanoTime() > deadline) {
                 throw new IOException(id + " did not answer test.ping; see " + root.resolve("console"));
+            }
+            if (p.minions().isEmpty()) {
+                MasterProcess.pause(500); // its key is not accepted yet: the master answers at once, with no minion
             }
         }
     }
 
-    private static Process startSaltMinion(Path salt, MasterProcess master, Path root) throws IOException {
+    static Process startSaltMinion(Path salt, MasterProcess master, Path root) throws IOException {
         Path dir = root.resolve("s");
         Files.createDirectories(dir.resolve("conf"));
         Files.writeString(dir.resolve("conf/minion"), String.join("\n", "root_dir: " + dir, "id: " + SALT_ID,

@@ -9,6 +9,7 @@ import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.auth.SignIn;
 import io.jsalt.minion.auth.SignInResult;
 import io.jsalt.minion.channel.MasterChannel;
+import io.jsalt.minion.returns.ReturnSeal;
 import io.jsalt.modules.CallResult;
 import io.jsalt.modules.ModuleRegistry;
 import io.jsalt.modules.SimpleModuleContext;
@@ -95,6 +96,7 @@ final class LightMinion implements SwarmMinion {
     private final RequestClient client;
     private final SignIn signIn;
     private final MasterChannel channel;
+    private final ReturnSeal seal;
     private final Transport transport;
     private final AtomicBoolean signInQueued = new AtomicBoolean();
     private final AtomicBoolean publisherLost = new AtomicBoolean();
@@ -118,6 +120,7 @@ final class LightMinion implements SwarmMinion {
         this.client = transport.connectRequestClient("127.0.0.1", s.retPort());
         Duration timeout = Duration.ofSeconds(s.authTimeout());
         this.signIn = new SignIn(id, keyPair, new MasterKeyPin(shared.pkiDir, ""), client, timeout);
+        this.seal = ReturnSeal.of(shared.settings.signReturns() ? keyPair.getPrivate() : null);
         this.channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
     }
 
@@ -236,7 +239,7 @@ final class LightMinion implements SwarmMinion {
         }
         CallResult result = shared.registry.call(job.fun(), job.arg());
         ReturnLoad ret = new ReturnLoad(id, job.jid(), job.fun(), job.arg(), result.ret(), result.retcode(), result.success());
-        deliver(shared.settings.signReturns() ? ret.toSignedLoad(keyPair.getPrivate()) : ret.toLoad(), 1);
+        deliver(ret.toLoad(), 1);
     }
 
     private boolean acceptSerial(Session s, Object serial) {
@@ -259,7 +262,7 @@ final class LightMinion implements SwarmMinion {
 
     private void deliver(Map<String, Object> load, int attempt) {
         try {
-            channel.send(load);
+            channel.send(s -> seal.forSession(s, load)); // the product's choice: the session's MAC, else a signature
         } catch (TransportException | io.jsalt.minion.channel.NotSignedInException e) {
             if (attempt < RETURN_TRIES && !closed) {
                 shared.work.schedule(() -> deliver(load, attempt + 1), 2000L * attempt, TimeUnit.MILLISECONDS);

@@ -11,19 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The embedded, durable job cache: {@code cachedir/jobs.sqlite}, one row per job and one per return, values
- * as msgpack. Every write runs on one writer thread ({@code jsalt-job-cache-writer}, owner of the writer
- * connection), so SQLite never sees two writers and never answers SQLITE_BUSY; callers wait for their write
- * to commit, so what they saved is read back at once. Reads share a second connection, which WAL lets read
+ * as msgpack. Every write runs on one writer thread ({@link GroupCommitWriter}, owner of the writer
+ * connection), so SQLite never sees two writers and never answers SQLITE_BUSY; returns and jobs that wait
+ * together are committed together; callers wait for their write to commit, so what they saved is read back
+ * at once. Reads share a second connection, which WAL lets read
  * while the writer writes.
  */
 public final class SqliteJobCache implements JobCache {
@@ -33,7 +29,7 @@ public final class SqliteJobCache implements JobCache {
 
     private final Path file;
     private final Connection writer;
-    private final ExecutorService writes;
+    private final GroupCommitWriter writes;
     /** Guarded by itself: a JDBC connection serves one thread at a time. */
     private final Connection reader;
 
@@ -41,11 +37,7 @@ public final class SqliteJobCache implements JobCache {
         this.file = file;
         this.writer = writer;
         this.reader = reader;
-        this.writes = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "jsalt-job-cache-writer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.writes = new GroupCommitWriter(writer);
     }
 
     /** Opens (or creates) the cache in {@code cachedir}; a corrupt file is moved aside and a new one begun. */
@@ -68,7 +60,7 @@ public final class SqliteJobCache implements JobCache {
         byte[] arg = SaltPack.packBinType(job.arg());
         byte[] tgt = SaltPack.packBinType(job.tgt());
         byte[] minions = SaltPack.packBinType(job.minions());
-        write(() -> {
+        groupableWrite(() -> {
             try (PreparedStatement s = writer.prepareStatement("INSERT OR REPLACE INTO jobs"
                     + " (jid, fun, arg, tgt, tgt_type, user, minions, started_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                 s.setString(1, job.jid());
@@ -130,7 +122,7 @@ public final class SqliteJobCache implements JobCache {
     @Override
     public boolean saveReturn(JobReturn ret) {
         byte[] value = SaltPack.packBinType(ret.ret());
-        return write(() -> {
+        return groupableWrite(() -> {
             // DO NOTHING on the UNIQUE (jid, id) constraint: a duplicate is an answer (false), not an error
             try (PreparedStatement s = writer.prepareStatement("INSERT INTO returns"
                     + " (jid, id, ret, retcode, success, received_ns, verified) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -223,14 +215,8 @@ public final class SqliteJobCache implements JobCache {
     /** Lets the writes already asked for commit, then closes both connections. */
     @Override
     public void close() {
-        writes.shutdown();
-        try {
-            if (!writes.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warn("job cache {}: writes still pending after {} s, closing anyway", file, CLOSE_WAIT_SECONDS);
-                writes.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!writes.closeWithin(CLOSE_WAIT_SECONDS)) {
+            LOG.warn("job cache {}: writes still pending after {} s, closing anyway", file, CLOSE_WAIT_SECONDS);
         }
         synchronized (reader) {
             closeQuietly(reader);
@@ -238,24 +224,29 @@ public final class SqliteJobCache implements JobCache {
         closeQuietly(writer);
     }
 
-    private interface Write<T> {
-        T run() throws SQLException;
-    }
-
     private interface Read<T> {
         T run(Connection c) throws SQLException;
     }
 
-    private <T> T write(Write<T> task) {
-        Future<T> done;
+    /** A write that runs alone (it may manage its own transaction). */
+    private <T> T write(GroupCommitWriter.Write<T> task) {
+        return write(task, false);
+    }
+
+    /** A single-statement write that may be committed together with the ones waiting beside it. */
+    private <T> T groupableWrite(GroupCommitWriter.Write<T> task) {
+        return write(task, true);
+    }
+
+    private <T> T write(GroupCommitWriter.Write<T> task, boolean groupable) {
         try {
-            done = writes.submit(task::run);
-        } catch (RejectedExecutionException e) {
+            return writes.run(task, groupable);
+        } catch (GroupCommitWriter.ClosedException e) {
             throw new JobCacheException("job cache " + file + " is closed");
-        }
-        try {
-            return done.get();
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupCommitWriter.ClosedException) {
+                throw new JobCacheException("job cache " + file + " is closed");
+            }
             throw new JobCacheException("job cache " + file + ": write failed: " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

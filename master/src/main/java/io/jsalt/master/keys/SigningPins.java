@@ -63,14 +63,14 @@ public final class SigningPins {
     /** True when {@code id} has signed with {@code key}, the key now accepted for it. */
     public boolean pinned(String id, PublicKey key) {
         if (shared != null) {
-            return shared.pinned(id, digestOf(key));
+            return shared.pinned(id, digestOf(id, key));
         }
-        return stored(id).map(digestOf(key)::equals).orElse(false);
+        return stored(id).map(digestOf(id, key)::equals).orElse(false);
     }
 
     /** Pins {@code id} to {@code key}; true when it was not pinned to it before. */
     public boolean pin(String id, PublicKey key) {
-        String digest = digestOf(key);
+        String digest = digestOf(id, key);
         if (shared != null) {
             return shared.pin(id, digest);
         }
@@ -119,6 +119,25 @@ public final class SigningPins {
             known.clear(); // ids of deleted keys leave entries behind; a rare full reset bounds them
         }
         known.put(id, value);
+    }
+
+    /** The digest of each id's key as last computed, for the same key object (the key store keeps one per accepted key). */
+    private final Map<String, KeyDigest> digests = new ConcurrentHashMap<>();
+
+    private record KeyDigest(PublicKey key, String digest) {}
+
+    /** The key's SHA-256, computed once per key object: every return asks (a DER copy and a hash per return). */
+    private String digestOf(String id, PublicKey key) {
+        KeyDigest d = digests.get(id);
+        if (d != null && d.key() == key) {
+            return d.digest();
+        }
+        if (digests.size() >= MAX_REMEMBERED) {
+            digests.clear();
+        }
+        String digest = digestOf(key);
+        digests.put(id, new KeyDigest(key, digest));
+        return digest;
     }
 
     /** The SHA-256 of a key's encoding, in hex: what a pin names. */

@@ -7,6 +7,7 @@ import io.jsalt.master.events.EventBus;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.keys.PendingKeyLimit;
+import io.jsalt.master.session.ReturnMacKeys;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.session.SignIns;
 import io.jsalt.transport.codec.WireException;
@@ -60,6 +61,7 @@ public final class AuthHandler implements ClearCommand {
     private record SessionSignature(String session, byte[] sig) {}
 
     private final SignIns signIns;
+    private final ReturnMacKeys returnMacs;
 
     public AuthHandler(MinionKeys keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
             java.util.function.Supplier<Policy> policy, int publishPort) {
@@ -69,6 +71,13 @@ public final class AuthHandler implements ClearCommand {
     /** @param signIns told of every accepted sign-in (start events and presence read it) */
     public AuthHandler(MinionKeys keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
             java.util.function.Supplier<Policy> policy, int publishPort, SignIns signIns) {
+        this(keys, masterKey, sessionKey, events, policy, publishPort, signIns, null);
+    }
+
+    /** @param returnMacs gives a jsalt minion that asks the secret it MACs its returns with; null: Salt's reply only */
+    public AuthHandler(MinionKeys keys, KeyPair masterKey, SessionKey sessionKey, EventBus events,
+            java.util.function.Supplier<Policy> policy, int publishPort, SignIns signIns, ReturnMacKeys returnMacs) {
+        this.returnMacs = returnMacs;
         this.signIns = signIns;
         this.keys = keys;
         this.masterKey = masterKey;
@@ -82,7 +91,12 @@ public final class AuthHandler implements ClearCommand {
     @Override
     public byte[] handle(Map<String, Object> load) {
         AuthRequest req = AuthRequest.fromLoad(load);
-        return SignedClear.seal(decide(req).toLoad(), masterKey.getPrivate());
+        AuthReply reply = decide(req);
+        Map<String, Object> signed = reply.toLoad();
+        if (reply.outcome() == Outcome.ACCEPTED && returnMacs != null) {
+            returnMacs.offer(load, req.id(), RsaKeys.parsePublicKey(req.pub()), signed); // the key decide() accepted
+        }
+        return SignedClear.seal(signed, masterKey.getPrivate());
     }
 
     AuthReply decide(AuthRequest req) {

@@ -64,6 +64,18 @@ public final class MinionTrust {
         return pins.pinned(id, key) ? Verdict.UNSIGNED_PINNED : Verdict.UNVERIFIED;
     }
 
+    /**
+     * Judges a request of {@code id} that carries another proof of its sender than a signature (a return MAC, made
+     * with a secret only the holder of its accepted key could open): a valid one pins the id as a signature does.
+     */
+    public Verdict judgeProof(String id, PublicKey key, boolean proofValid) {
+        if (!proofValid) {
+            return Verdict.BAD_SIGNATURE;
+        }
+        pin(id, key);
+        return Verdict.VERIFIED;
+    }
+
     /** {@code id} signed a request with its accepted key (e.g. its {@code _pillar} load): pin it. */
     public void proved(String id) {
         keys.acceptedKey(id).ifPresent(key -> pin(id, key));

@@ -8,7 +8,9 @@ import io.jsalt.master.jobs.JobReturn;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.targeting.TargetResolver;
+import io.jsalt.master.session.ReturnMacKeys;
 import io.jsalt.transport.message.ReturnLoad;
+import io.jsalt.transport.message.ReturnMac;
 import java.security.PublicKey;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -25,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * counts it only for a job the master issued and that targeted that minion, and only once per (jid, id): a
  * second one is answered {@code True} (stored already, so the minion forgets it: with several masters on one
  * job cache, another master may have stored it and died before answering) and neither stored nor fired again.
- * Stored first, then fired as {@code salt/job/<jid>/ret/<id>} with {@code verified}. A return whose jid
+ * A return from a jsalt minion may carry a MAC with its sign-in's secret ({@link ReturnMacKeys}) in place of a
+ * signature; it binds the return to that minion as the signature does. Stored first, then fired as
+ * {@code salt/job/<jid>/ret/<id>} with {@code verified}. A return whose jid
  * is {@code "req"} (salt-call, a scheduled job) gets a master-issued jid and a stored one-minion job, and
  * is answered {@code {"jid": <jid>}} instead of {@code true}.
  */
@@ -38,8 +42,18 @@ public final class ReturnHandler implements AesCommand {
     private final Jids jids;
     private final MinionTrust trust;
     private final TargetResolver targets;
+    private final ReturnMacKeys returnMacs;
+    private final RecentJobs recentJobs;
 
     public ReturnHandler(MinionKeys keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets) {
+        this(keys, jobs, events, jids, trust, targets, null);
+    }
+
+    /** @param returnMacs checks the MAC of returns from jsalt minions given a secret at sign-in; null: a MAC never verifies */
+    public ReturnHandler(MinionKeys keys, JobCache jobs, EventBus events, Jids jids, MinionTrust trust, TargetResolver targets,
+            ReturnMacKeys returnMacs) {
+        this.returnMacs = returnMacs;
+        this.recentJobs = new RecentJobs(jobs);
         this.keys = keys;
         this.jobs = jobs;
         this.events = events;
@@ -56,7 +70,10 @@ public final class ReturnHandler implements AesCommand {
             log.warn("return for job {} refused: {} is not an accepted minion", Printable.quoted(ret.jid()), ret.id());
             return false;
         }
-        MinionTrust.Verdict verdict = trust.judge(ret.id(), key.get(), load);
+        // a MAC binds the return as a signature does, for microseconds instead of an RSA operation (ReturnMac)
+        MinionTrust.Verdict verdict = ReturnMac.carriedBy(load)
+                ? trust.judgeProof(ret.id(), key.get(), returnMacs != null && returnMacs.valid(ret.id(), key.get(), load))
+                : trust.judge(ret.id(), key.get(), load);
         switch (verdict) {
             case BAD_SIGNATURE -> log.warn("return for job {} refused: not signed by the accepted key of {}", Printable.quoted(ret.jid()), ret.id());
             case UNSIGNED_REQUIRED -> log.warn("return for job {} from {} refused: unsigned (require_minion_sign_messages is on; "
@@ -89,6 +106,7 @@ public final class ReturnHandler implements AesCommand {
         }
         Map<String, Object> event = new LinkedHashMap<>(load);
         event.remove("sig");
+        event.remove(ReturnMac.FIELD);
         event.put("jid", jid);
         event.put("verified", verified);
         events.fire("salt/job/" + jid + "/ret/" + ret.id(), event);
@@ -100,13 +118,13 @@ public final class ReturnHandler implements AesCommand {
      * published, or reached by its target since (grains then unknown, or a minion accepted later).
      */
     private boolean targeted(String jid, String id) {
-        Optional<Job> job = jobs.job(jid);
+        Optional<RecentJobs.Entry> job = recentJobs.job(jid);
         if (job.isEmpty()) {
             log.warn("return for job {} from {} refused: no such job was issued", jid, id);
             return false;
         }
-        Job j = job.get();
-        if ((j.minions() != null && j.minions().contains(id)) || targets.mayReach(j.tgtType(), j.tgt(), id)) {
+        Job j = job.get().job();
+        if (job.get().minions().contains(id) || targets.mayReach(j.tgtType(), j.tgt(), id)) {
             return true;
         }
         log.warn("return for job {} from {} refused: that job did not target it", jid, id);

@@ -10,6 +10,7 @@ import io.jsalt.transport.codec.WireException;
 import io.jsalt.transport.message.AuthReply;
 import io.jsalt.transport.message.AuthRequest;
 import io.jsalt.transport.message.RequestEnvelope;
+import io.jsalt.transport.message.ReturnMac;
 import io.jsalt.transport.message.SessionCipher;
 import io.jsalt.transport.message.SignedClear;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,8 @@ import java.util.Optional;
 /**
  * One {@code _auth} exchange, checked the way a careful minion must: the master key is the pinned one
  * (or matches master_finger on first contact), the reply is signed by it, the nonce and token come back,
- * and the session key carries the master's X9.31 signature.
+ * and the session key carries the master's X9.31 signature. It asks a jsalt master for the secret its returns
+ * are MACed with ({@link ReturnMac}); a salt-master sends none, and returns are then signed as Salt's are.
  */
 public final class SignIn {
     private final String id;
@@ -50,7 +52,9 @@ public final class SignIn {
         Optional<PublicKey> pinned = pin.pinned();
         String token = Crypticle.generateKeyString();
         byte[] encryptedToken = pinned.map(k -> Rsa.oaepEncrypt(k, token.getBytes(StandardCharsets.US_ASCII))).orElse(null);
-        byte[] frame = RequestEnvelope.clear(new AuthRequest(id, nonce, minionPem, encryptedToken).toLoad()).encode();
+        Map<String, Object> request = new AuthRequest(id, nonce, minionPem, encryptedToken).toLoad();
+        request.put(ReturnMac.ASK, ReturnMac.ALGORITHM); // a jsalt master answers with a secret to MAC returns with; Salt's ignores it
+        byte[] frame = RequestEnvelope.clear(request).encode();
         byte[] replyFrame;
         try {
             replyFrame = client.request(frame, timeout);
@@ -85,7 +89,8 @@ public final class SignIn {
         if (refusal.isPresent()) {
             return new SignInResult.MasterRefused(refusal.get());
         }
-        AuthReply reply = AuthReply.fromLoad(SignedClear.open(replyFrame, masterKey));
+        Map<String, Object> signed = SignedClear.open(replyFrame, masterKey);
+        AuthReply reply = AuthReply.fromLoad(signed);
         if (!nonce.equals(reply.nonce())) {
             return new SignInResult.MasterRefused("the reply does not echo this request's nonce");
         }
@@ -103,8 +108,18 @@ public final class SignIn {
                 return new SignInResult.MasterRefused("the master returned a different sign-in token");
             }
         }
+        ReturnMac returnMac = returnMacOf(signed);
         pin.pinIfAbsent(RsaKeys.publicKeyPem(masterKey));
-        return new SignInResult.Accepted(new Session(new Crypticle(sessionKey), masterKey, reply.publishPort()));
+        return new SignInResult.Accepted(new Session(new Crypticle(sessionKey), masterKey, reply.publishPort(), returnMac));
+    }
+
+    /** The return secret of a signed reply; none when it is absent or does not open: returns are then signed. */
+    private ReturnMac returnMacOf(Map<String, Object> signed) {
+        try {
+            return ReturnMac.fromSignInReply(signed, minionKey.getPrivate()).orElse(null);
+        } catch (CryptoException | WireException e) {
+            return null;
+        }
     }
 
     private static String sha256Hex(String s) {

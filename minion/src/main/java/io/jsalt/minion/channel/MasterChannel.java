@@ -51,18 +51,29 @@ public final class MasterChannel implements MasterRequests {
      */
     @Override
     public Object send(Map<String, Object> load) {
+        return send(s -> load);
+    }
+
+    /**
+     * Sends the load made for the session it goes out under ({@code loadFor}: a return is sealed with that
+     * session's secret), made again for the new session when this one is refused and the minion signs in again.
+     *
+     * @throws io.jsalt.transport.TransportException when the master does not answer
+     * @throws NotSignedInException when there is no session to speak under
+     */
+    public Object send(Function<Session, Map<String, Object>> loadFor) {
         Session current = session.get();
         if (current == null) {
             throw new NotSignedInException();
         }
         try {
-            return exchange(current, load);
+            return exchange(current, loadFor.apply(current));
         } catch (CryptoException | WireException e) {
             Session renewed = reauthenticate.apply(current);
             if (renewed == null) {
                 throw new NotSignedInException();
             }
-            return exchange(renewed, load);
+            return exchange(renewed, loadFor.apply(renewed));
         }
     }
 

@@ -6,6 +6,8 @@ import io.jsalt.crypto.CrypticleAuthException;
 import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.channel.MasterChannel;
 import io.jsalt.minion.modules.ModuleSource;
+import io.jsalt.minion.returns.ReturnRoutes;
+import io.jsalt.minion.returns.ReturnSeal;
 import io.jsalt.minion.returns.Returner;
 import io.jsalt.modules.CallResult;
 import io.jsalt.modules.ModuleRegistry;
@@ -73,7 +75,8 @@ public final class JobRunner implements AutoCloseable {
     public JobRunner(Settings settings, ModuleRegistry registry, MasterChannel channel, PrivateKey signingKey,
             Supplier<Session> session, BiConsumer<Session, byte[]> onSessionKeyMismatch) {
         this(settings, ModuleSource.fixed(registry), null,
-                new Returner(settings.minionId(), channel, null, settings.retryMinSeconds(), settings.retryMaxSeconds()),
+                new Returner(settings.minionId(), ReturnRoutes.single(channel), null, settings.retryMinSeconds(), settings.retryMaxSeconds(),
+                        ReturnSeal.of(settings.signReturns() ? signingKey : null)),
                 true, signingKey, session, onSessionKeyMismatch);
     }
 
@@ -206,8 +209,10 @@ public final class JobRunner implements AutoCloseable {
         }
         ReturnLoad ret = new ReturnLoad(settings.minionId(), job.jid(), job.fun(), job.arg(), result.ret(), result.retcode(), result.success(),
                 out);
-        // unsigned returns are refused by a strict master; minion_sign_messages: False is for lax ones only
-        returner.deliver(settings.signReturns() ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid(),
+        // unsigned returns are refused by a strict master; minion_sign_messages: False is for lax ones only. A
+        // returner that seals returns MACs or signs each one for the session it goes out under.
+        boolean signHere = settings.signReturns() && !returner.sealsReturns();
+        returner.deliver(signHere ? ret.toSignedLoad(signingKey) : ret.toLoad(), job.jid(),
                 from == defaultSource ? null : from);
     }
 

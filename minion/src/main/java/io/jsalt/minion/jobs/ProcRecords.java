@@ -3,13 +3,21 @@ package io.jsalt.minion.jobs;
 import io.jsalt.transport.codec.SaltPack;
 import io.jsalt.transport.codec.Wire;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +32,12 @@ public final class ProcRecords {
     /** A jid becomes a file name: Salt's are 20 digits; anything else odd is kept out of the folder. */
     private static final Pattern SAFE_JID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
 
+    private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
+
     private final Path dir;
+    /** The folder was made (or found) once; made again only if a write finds it gone. */
+    private volatile boolean folderMade;
 
     public ProcRecords(Path dir) {
         this.dir = dir;
@@ -40,25 +53,51 @@ public final class ProcRecords {
             log.debug("no proc record for job {}: not usable as a file name", jid);
             return false;
         }
+        // a name of its own per job and thread, in a folder only this minion may write: no random name to make (a
+        // temp file's SecureRandom name and the folder check cost a minion a third of this record, every job)
+        Path tmp = dir.resolve("." + jid + "." + Thread.currentThread().getId() + ".tmp");
         try {
-            // 0700 as Salt's proc folder: a record holds the job's arguments
-            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            Path tmp = Files.createTempFile(dir, "." + jid, ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            if (!folderMade) {
+                makeFolder();
+            }
+            byte[] bytes = SaltPack.pack(data);
             try {
-                Files.write(tmp, SaltPack.pack(data));
-                try {
-                    Files.move(tmp, dir.resolve(jid), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, dir.resolve(jid), StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
+                writePrivate(tmp, bytes);
+            } catch (NoSuchFileException folderGone) {
+                makeFolder();
+                writePrivate(tmp, bytes);
+            }
+            try {
+                Files.move(tmp, dir.resolve(jid), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, dir.resolve(jid), StandardCopyOption.REPLACE_EXISTING);
             }
             return true;
         } catch (IOException | UnsupportedOperationException e) {
             log.warn("cannot write the proc record of job {}: {}", jid, e.toString());
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the warning above says the record is missing; a stray temporary file is removed at the next start
+            }
             return false;
+        }
+    }
+
+    private void makeFolder() throws IOException {
+        // 0700 as Salt's proc folder: a record holds the job's arguments
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(DIR_MODE));
+        folderMade = true;
+    }
+
+    /** Writes {@code bytes} to {@code file}, created 0600 if new, never through a symbolic link. */
+    private static void writePrivate(Path file, byte[] bytes) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(file, Set.<OpenOption>of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(FILE_MODE))) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                ch.write(buffer);
+            }
         }
     }
 

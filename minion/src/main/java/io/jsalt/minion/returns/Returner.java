@@ -1,6 +1,7 @@
 package io.jsalt.minion.returns;
 
 import io.jsalt.crypto.CryptoException;
+import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.channel.MasterRequests;
 import io.jsalt.minion.channel.NotSignedInException;
 import io.jsalt.transport.TransportException;
@@ -55,20 +56,25 @@ public final class Returner implements AutoCloseable {
         /** Another master refused it; its own master did not answer. */
         WAITING
     }
+    private final ReturnSeal seal;
 
     /**
      * @param outbox where undelivered returns wait; null to keep them in memory for three tries only
      */
     public Returner(String minionId, MasterRequests channel, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds) {
-        this(minionId, ReturnRoutes.single(channel), outbox, retryMinSeconds, retryMaxSeconds);
+        this(minionId, ReturnRoutes.single(channel), outbox, retryMinSeconds, retryMaxSeconds, ReturnSeal.AS_GIVEN);
     }
 
     /**
      * @param routes the masters returns may go to
      * @param outbox where undelivered returns wait; null to keep them in memory for three tries only
+     * @param seal proves each return's sender when it is sent ({@link ReturnSeal}); {@link ReturnSeal#AS_GIVEN} sends
+     *     loads as they are delivered
      */
-    public Returner(String minionId, ReturnRoutes routes, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds) {
+    public Returner(String minionId, ReturnRoutes routes, ReturnOutbox outbox, int retryMinSeconds, int retryMaxSeconds,
+            ReturnSeal seal) {
         this.routes = routes;
+        this.seal = seal;
         this.outbox = outbox;
         this.retryMinSeconds = retryMinSeconds;
         this.retryMaxSeconds = Math.max(retryMinSeconds, retryMaxSeconds);
@@ -81,7 +87,15 @@ public final class Returner implements AutoCloseable {
         retries.setRemoveOnCancelPolicy(true);
     }
 
-    /** Sends one complete (signed) return for {@code jid}, keeping it for later when the master does not answer. */
+    /** True when this returner proves each return's sender itself: deliver returns unsigned. */
+    public boolean sealsReturns() {
+        return seal.seals();
+    }
+
+    /**
+     * Sends one complete return for {@code jid} (unsigned when {@link #sealsReturns()}: it is sealed for the session
+     * it goes out under), keeping it for later when the master does not answer.
+     */
     public void deliver(Map<String, Object> load, String jid) {
         deliver(load, jid, null);
     }
@@ -178,7 +192,7 @@ public final class Returner implements AutoCloseable {
             }
             Object answer;
             try {
-                answer = route.channel().send(load);
+                answer = sealedSend(route.channel(), load, jid);
             } catch (TransportException | NotSignedInException | CryptoException | WireException e) {
                 // no answer, or none this minion could read even after signing in again: try another, or keep it
                 log.debug("return of job {} not delivered to {}: {}", jid, route.key(), e.getMessage());
@@ -195,6 +209,26 @@ public final class Returner implements AutoCloseable {
             refused.add(route.key());
         }
         return refused.isEmpty() ? Outcome.KEPT : Outcome.WAITING;
+    }
+
+    /**
+     * Sends the load sealed for the session it goes out under; a MAC that master cannot check (it does not share
+     * the master key that derived the secret) is followed by the signed load: nothing is lost to such a master.
+     */
+    private Object sealedSend(MasterRequests channel, Map<String, Object> load, String jid) {
+        Session[] sentUnder = new Session[1];
+        Object answer = channel.send(s -> {
+            sentUnder[0] = s;
+            return seal.forSession(s, load);
+        });
+        if (Boolean.FALSE.equals(answer)) {
+            Optional<Map<String, Object>> signed = seal.signedInstead(sentUnder[0], load);
+            if (signed.isPresent()) {
+                log.info("the master refused the MACed return of job {}: sending it signed", jid);
+                answer = channel.send(signed.get());
+            }
+        }
+        return answer;
     }
 
     private void retryInMemory(Map<String, Object> load, String jid, int attempt) {

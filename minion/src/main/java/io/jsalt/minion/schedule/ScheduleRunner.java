@@ -33,7 +33,7 @@ public final class ScheduleRunner implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timer;
 
     /**
-     * @param signingKey the minion key that signs returns; null sends them unsigned (minion_sign_messages: False)
+     * @param signingKey the minion key that signs returns; null leaves them to the returner (its seal) or unsigned
      */
     public ScheduleRunner(String minionId, List<ScheduledJob> jobs, ModuleRegistry registry, Returner returner, PrivateKey signingKey) {
         this(minionId, jobs, ModuleSource.fixed(registry), returner, signingKey);

@@ -10,6 +10,8 @@ import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestServer;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.message.AuthReply;
+import io.jsalt.transport.message.ReturnLoad;
+import io.jsalt.transport.message.ReturnMac;
 import io.jsalt.transport.message.AuthRequest;
 import io.jsalt.transport.message.RequestEnvelope;
 import io.jsalt.transport.message.SignedClear;
@@ -21,9 +23,11 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -48,6 +52,7 @@ class SignInTest {
     private RequestServer server;
     private RequestClient client;
     private final List<AuthRequest> received = new CopyOnWriteArrayList<>();
+    private final List<Map<String, Object>> receivedLoads = new CopyOnWriteArrayList<>();
     private volatile Function<AuthRequest, byte[]> master;
     /** The session key the fake master handed out last. */
     private volatile String sessionKey;
@@ -61,7 +66,9 @@ class SignInTest {
     void startFakeMaster() {
         transport = Transport.create();
         server = transport.bindRequestServer("127.0.0.1", 0, 1, frame -> {
-            AuthRequest req = AuthRequest.fromLoad(RequestEnvelope.decode(frame).clearLoad());
+            Map<String, Object> load = RequestEnvelope.decode(frame).clearLoad();
+            AuthRequest req = AuthRequest.fromLoad(load);
+            receivedLoads.add(load);
             received.add(req);
             return master.apply(req);
         });
@@ -132,6 +139,48 @@ class SignInTest {
         assertThat(session.masterKey()).isEqualTo(MASTER.getPublic());
         assertThat(session.publishPort()).isEqualTo(PUBLISH_PORT);
         assertThat(RsaKeys.readPublicKey(pinFile())).isEqualTo(MASTER.getPublic());
+    }
+
+    // --- the return secret (ReturnMac) ---------------------------------------------------------------------
+
+    /** An honest jsalt master's reply: Salt's, plus the return secret encrypted to {@code to}. */
+    private byte[] acceptWithReturnSecret(AuthRequest req, byte[] secret, PublicKey to) {
+        Map<String, Object> load = acceptedReply(req, MASTER_PEM, MASTER.getPrivate(), req.nonce()).toLoad();
+        load.put(ReturnMac.KEY_FIELD, new ReturnMac(secret).sealedFor(to));
+        return SignedClear.seal(load, MASTER.getPrivate());
+    }
+
+    @Test
+    void aSignInAsksForAReturnSecretAndKeepsTheOneTheMasterSends() {
+        byte[] secret = new byte[ReturnMac.SECRET_BYTES];
+        java.util.Arrays.fill(secret, (byte) 7);
+        master = req -> acceptWithReturnSecret(req, secret, MINION.getPublic());
+
+        SignInResult result = signIn().attempt();
+
+        assertThat(receivedLoads.get(0)).containsEntry(ReturnMac.ASK, ReturnMac.ALGORITHM);
+        ReturnMac kept = ((SignInResult.Accepted) result).session().returnMac();
+        Map<String, Object> ret = new ReturnLoad("vector-minion", "20260101000000000001", "test.ping", List.of(), true, 0, true).toLoad();
+        assertThat(new ReturnMac(secret).valid(kept.seal(ret))).isTrue();
+    }
+
+    @Test
+    void aMasterThatSendsNoReturnSecretGivesASessionWithoutOne() {
+        master = this::honestAccept; // a salt-master: it ignores the request's field
+
+        SignInResult result = signIn().attempt();
+
+        assertThat(((SignInResult.Accepted) result).session().returnMac()).isNull();
+    }
+
+    @Test
+    void aReturnSecretThatDoesNotOpenWithThisMinionsKeyIsIgnoredAndReturnsAreSigned() {
+        master = req -> acceptWithReturnSecret(req, new byte[ReturnMac.SECRET_BYTES], impostor.getPublic());
+
+        SignInResult result = signIn().attempt();
+
+        assertThat(result).isInstanceOf(SignInResult.Accepted.class);
+        assertThat(((SignInResult.Accepted) result).session().returnMac()).isNull();
     }
 
     @Test

@@ -31,6 +31,36 @@ class ProcRecordsTest {
     }
 
     @Test
+    void aRewrittenRecordLeavesNoTemporaryFileAndAFolderRemovedMeanwhileIsMadeAgain() throws Exception {
+        ProcRecords records = new ProcRecords(dir.resolve("proc"));
+        records.write("20260101000000000001", Map.of("pid", 1L));
+        records.write("20260101000000000001", Map.of("pid", 2L)); // a child started: the record is rewritten
+
+        try (var files = Files.list(dir.resolve("proc"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("20260101000000000001");
+        }
+        assertThat(records.read("20260101000000000001")).containsEntry("pid", 2L);
+        records.remove("20260101000000000001");
+        Files.delete(dir.resolve("proc"));
+
+        assertThat(records.write("20260101000000000002", Map.of("pid", 3L))).isTrue();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("proc")))).isEqualTo("rwx------");
+        assertThat(records.read("20260101000000000002")).containsEntry("pid", 3L);
+    }
+
+    @Test
+    void aRecordIsNeverWrittenThroughASymbolicLinkPlantedAtItsTemporaryName() throws Exception {
+        ProcRecords records = new ProcRecords(dir.resolve("proc"));
+        records.write("20260101000000000001", Map.of("pid", 1L));
+        Path target = Files.writeString(dir.resolve("elsewhere"), "untouched");
+        Files.createSymbolicLink(dir.resolve("proc/.20260101000000000003." + Thread.currentThread().getId() + ".tmp"), target);
+
+        assertThat(records.write("20260101000000000003", Map.of("pid", 3L))).isFalse();
+
+        assertThat(Files.readString(target)).isEqualTo("untouched");
+    }
+
+    @Test
     void aJidThatCannotNameAFileGetsNoRecord() {
         ProcRecords records = new ProcRecords(dir.resolve("proc"));
 

@@ -1,9 +1,14 @@
 package io.jsalt.transport.zmq;
 
+import io.jsalt.transport.TransportException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.zeromq.ZContext;
@@ -12,15 +17,21 @@ import org.zeromq.ZMQException;
 
 /**
  * One thread that owns the sockets of up to {@link #CAPACITY} subscriptions and polls them all. Other
- * threads only queue additions and removals, which the loop picks up within one poll interval: sockets
- * are created, read and closed on this thread alone.
+ * threads only queue additions and removals and wake the loop (a byte on a pipe it polls with the sockets):
+ * sockets are created, read and closed on this thread alone. The loop polls every {@link #POLL_MS} while a
+ * subscription has a time-bound step ahead (the nudges of a connection whose handshake is pending, the
+ * check of a dropped one) and every {@link #IDLE_POLL_MS} otherwise: JeroMQ's poll costs ~0.1 ms of a
+ * minion's CPU, and 50 of them a second were 6 of the 8 ms per second an idle jsalt-minion spent
+ * ({@code jsalt-bench minion-cpu}, per-thread CPU from /proc).
  */
 final class SubscriptionLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SubscriptionLoop.class);
     /** Subscriptions per thread: enough to keep the thread count of a 10,000-minion swarm small. */
     static final int CAPACITY = 512;
-    /** How long a queued addition or removal may wait for the loop. */
+    /** The poll interval while a subscription has a time-bound step ahead. */
     private static final int POLL_MS = 20;
+    /** The poll interval when nothing but a publication, a connection event or a wake-up can happen. */
+    static final long IDLE_POLL_MS = 1000;
 
     private final ZContext context;
     private final PollerNudge nudge;
@@ -31,10 +42,27 @@ final class SubscriptionLoop implements AutoCloseable {
     private final List<ZmqSubscription> active = new ArrayList<>();
     private volatile boolean running = true;
     private ZMQ.Poller poller;
+    /** Other threads write a byte to wake the loop; the loop polls the source with its sockets. */
+    private final Pipe wake;
+    private final ByteBuffer drain = ByteBuffer.allocate(64);
+    private final long idlePollMs;
 
     SubscriptionLoop(ZContext context, PollerNudge nudge, int index) {
+        this(context, nudge, index, IDLE_POLL_MS);
+    }
+
+    /** @param idlePollMs the poll interval when no subscription has a time-bound step ahead (tests make it long) */
+    SubscriptionLoop(ZContext context, PollerNudge nudge, int index, long idlePollMs) {
         this.context = context;
         this.nudge = nudge;
+        this.idlePollMs = idlePollMs;
+        try {
+            this.wake = Pipe.open();
+            wake.source().configureBlocking(false);
+            wake.sink().configureBlocking(false);
+        } catch (IOException e) {
+            throw new TransportException("cannot open the subscription loop's wake-up pipe", e);
+        }
         this.thread = new Thread(this::run, "jsalt-sub-" + index);
         thread.setDaemon(true);
         thread.start();
@@ -55,11 +83,25 @@ final class SubscriptionLoop implements AutoCloseable {
 
     void add(ZmqSubscription s) {
         additions.add(s);
+        wakeUp();
     }
 
     void remove(ZmqSubscription s) {
         removals.add(s);
+        wakeUp();
     }
+
+    /** Ends the loop's wait now (a full pipe means a wake-up is pending already). */
+    private void wakeUp() {
+        LockSupport.unpark(thread); // the loop parks instead of polling while it has no socket
+        try {
+            wake.sink().write(ByteBuffer.wrap(WAKE));
+        } catch (IOException e) {
+            // closed: the loop has ended
+        }
+    }
+
+    private static final byte[] WAKE = {1};
 
     boolean isLoopThread() {
         return Thread.currentThread() == thread;
@@ -93,6 +135,16 @@ final class SubscriptionLoop implements AutoCloseable {
                 s.release(context);
             }
             running = false;
+            closeQuietly(wake.source());
+            closeQuietly(wake.sink());
+        }
+    }
+
+    private static void closeQuietly(java.nio.channels.Channel c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // nothing left to do with it
         }
     }
 
@@ -101,15 +153,38 @@ final class SubscriptionLoop implements AutoCloseable {
             rebuildPoller();
         }
         if (active.isEmpty()) {
-            java.util.concurrent.locks.LockSupport.parkNanos(POLL_MS * 1_000_000L);
+            LockSupport.parkNanos(idlePollMs * 1_000_000L); // add() and stop() unpark it
             return;
         }
-        if (poller.poll(POLL_MS) > 0) {
+        if (poller.poll(pollIntervalMs()) > 0) {
+            if (poller.pollin(2 * active.size())) {
+                drainWakeUps();
+            }
             serveReadySockets();
         }
         nudgeIfAConnectionStalls();
         if (reopenAbandoned()) {
             rebuildPoller();
+        }
+    }
+
+    /** Short while a subscription has a nudge or a dropped-connection check ahead; long otherwise. */
+    private long pollIntervalMs() {
+        for (ZmqSubscription s : active) {
+            if (s.awaitsATimedStep()) {
+                return POLL_MS;
+            }
+        }
+        return idlePollMs;
+    }
+
+    private void drainWakeUps() {
+        try {
+            while (wake.source().read(drain.clear()) > 0) {
+                // each byte only ended a wait: the queues say what to do
+            }
+        } catch (IOException e) {
+            // closed under the loop: it is ending
         }
     }
 
@@ -161,11 +236,12 @@ final class SubscriptionLoop implements AutoCloseable {
         if (active.isEmpty()) {
             return;
         }
-        poller = context.createPoller(active.size() * 2);
+        poller = context.createPoller(active.size() * 2 + 1);
         for (ZmqSubscription s : active) {
             poller.register(s.socket(), ZMQ.Poller.POLLIN);
             poller.register(s.monitorSocket(), ZMQ.Poller.POLLIN);
         }
+        poller.register(wake.source(), ZMQ.Poller.POLLIN); // index 2 * active.size()
     }
 
     private void serveReadySockets() {
@@ -221,6 +297,7 @@ final class SubscriptionLoop implements AutoCloseable {
     /** Tells the loop to close every socket it owns and end; does not wait. */
     void stop() {
         running = false;
+        wakeUp();
     }
 
     /** Stops the loop and closes every socket it owns; waits up to 2 s. */

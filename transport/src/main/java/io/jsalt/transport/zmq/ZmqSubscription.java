@@ -155,6 +155,14 @@ final class ZmqSubscription implements Subscription {
      * On the loop thread: whether this subscription's connection is past a point of its nudge schedule
      * without a handshake; each point counts once.
      */
+    /**
+     * On the loop thread: whether a step of this subscription is due at a time rather than on an event (a nudge
+     * of a connection whose handshake has not finished, the check of a dropped one): the loop then polls often.
+     */
+    boolean awaitsATimedStep() {
+        return connectedAtNanos >= 0 || disconnectedAtNanos >= 0;
+    }
+
     boolean nudgeDue(long nowNanos) {
         if (connectedAtNanos < 0) {
             return false;

@@ -1,0 +1,221 @@
+package io.jsalt.master.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jsalt.crypto.CryptoException;
+import io.jsalt.master.data.MinionDataCache;
+import io.jsalt.master.events.EventBus;
+import io.jsalt.master.jobs.Job;
+import io.jsalt.master.jobs.Jids;
+import io.jsalt.master.jobs.JobReturn;
+import io.jsalt.master.jobs.MemoryJobCache;
+import io.jsalt.master.keys.KeyState;
+import io.jsalt.master.keys.KeyStore;
+import io.jsalt.master.request.AuthHandler.Policy;
+import io.jsalt.master.session.ReturnMacKeys;
+import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.support.RecordedEvents;
+import io.jsalt.master.support.TestKeys;
+import io.jsalt.master.targeting.TargetResolver;
+import io.jsalt.transport.codec.SaltPack;
+import io.jsalt.transport.codec.Wire;
+import io.jsalt.transport.message.AuthRequest;
+import io.jsalt.transport.message.ReturnLoad;
+import io.jsalt.transport.message.ReturnMac;
+import io.jsalt.transport.message.SignedClear;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The return MAC from end to end on the master's side: the secret a jsalt minion gets in its sign-in reply
+ * (the real {@link AuthHandler}), opened with its key as a minion opens it, then the returns it MACs, judged by
+ * the real {@link ReturnHandler} under the strict policy (signatures required).
+ */
+class ReturnMacTest {
+    private static final String JID = "20260101120000123456";
+    private static final String NONCE = "0123456789abcdef0123456789abcdef";
+
+    @TempDir
+    Path pki;
+    KeyStore keys;
+    final SessionKey session = new SessionKey();
+    final MemoryJobCache jobs = new MemoryJobCache();
+    final RecordedEvents events = new RecordedEvents();
+    final KeyPair master = TestKeys.master();
+    final KeyPair web1 = TestKeys.minion(1);
+    final KeyPair web2 = TestKeys.minion(2);
+    ReturnMacKeys macs;
+    AuthHandler auth;
+    ReturnHandler returns;
+
+    @BeforeEach
+    void setUp() {
+        keys = new KeyStore(pki);
+        keys.store(KeyState.ACCEPTED, "web1", TestKeys.pem(web1));
+        keys.store(KeyState.ACCEPTED, "web2", TestKeys.pem(web2));
+        EventBus bus = new EventBus();
+        bus.addListener(events);
+        macs = new ReturnMacKeys(master.getPrivate(), session);
+        auth = new AuthHandler(keys, master, session, bus, () -> new Policy(false, false, 0), 24505, new io.jsalt.master.session.SignIns(),
+                macs);
+        returns = new ReturnHandler(keys, jobs, bus, new Jids(), new MinionTrust(keys, () -> true),
+                new TargetResolver(keys, new MinionDataCache(), Map.of()), macs);
+        jobs.saveJob(new Job(JID, "test.ping", List.of(), "web*", "glob", "root", List.of("web1", "web2"), Instant.now()));
+    }
+
+    @AfterEach
+    void tearDown() {
+        jobs.close();
+    }
+
+    @Test
+    void takesAReturnMacedWithTheSecretOfItsSignInAsVerified() {
+        ReturnMac mac = secretOf(signIn("web1", web1, true), web1);
+
+        assertThat(returns.handle(wire(mac.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+
+        assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::id, JobReturn::verified).containsExactly("web1", true);
+        assertThat(events.tagged("salt/job/" + JID + "/ret/web1").get(0).data()).containsEntry("verified", true)
+                .doesNotContainKey(ReturnMac.FIELD).doesNotContainKey("sig");
+    }
+
+    @Test
+    void refusesAReturnAnotherMinionMacedWithItsOwnSecretUnderTheVictimsId() {
+        ReturnMac web2Secret = secretOf(signIn("web2", web2, true), web2);
+
+        assertThat(returns.handle(wire(web2Secret.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+
+        assertThat(jobs.returns(JID)).isEmpty();
+        assertThat(events.tags()).noneMatch(tag -> tag.startsWith("salt/job/"));
+    }
+
+    @Test
+    void aSignInUnderAnotherMinionsIdWithItsPublicKeyNeitherRevealsNorReplacesItsSecret() {
+        ReturnMac web1Secret = secretOf(signIn("web1", web1, true), web1);
+        // web2 asks to sign in as web1, presenting web1's public key (anyone may: it is public)
+        Map<String, Object> stolen = signIn("web1", web1, true);
+
+        assertThatThrownBy(() -> secretOf(stolen, web2)).isInstanceOf(CryptoException.class);
+        assertThat(returns.handle(wire(web1Secret.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+    }
+
+    @Test
+    void refusesAMacedReturnSentAgain() {
+        ReturnMac mac = secretOf(signIn("web1", web1, true), web1);
+        Map<String, Object> sealed = mac.seal(ret("web1", JID).toLoad());
+
+        assertThat(returns.handle(wire(sealed), null)).isEqualTo(true);
+        assertThat(returns.handle(wire(sealed), null)).isEqualTo(false);
+
+        assertThat(jobs.returns(JID)).hasSize(1);
+    }
+
+    @Test
+    void refusesAMacedReturnMovedToAnotherJobOrChanged() {
+        String other = "20260101120000999999";
+        jobs.saveJob(new Job(other, "test.ping", List.of(), "web*", "glob", "root", List.of("web1", "web2"), Instant.now()));
+        ReturnMac mac = secretOf(signIn("web1", web1, true), web1);
+        Map<String, Object> moved = new LinkedHashMap<>(mac.seal(ret("web1", JID).toLoad()));
+        moved.put("jid", other);
+        Map<String, Object> changed = new LinkedHashMap<>(mac.seal(ret("web1", JID).toLoad()));
+        changed.put("return", "forged");
+
+        assertThat(returns.handle(wire(moved), null)).isEqualTo(false);
+        assertThat(returns.handle(wire(changed), null)).isEqualTo(false);
+        assertThat(jobs.returns(other)).isEmpty();
+        assertThat(jobs.returns(JID)).isEmpty();
+    }
+
+    @Test
+    void refusesAReturnMacedWithTheSecretOfAnEarlierSessionKey() {
+        ReturnMac stale = secretOf(signIn("web1", web1, true), web1);
+        session.rotate("a key was deleted");
+
+        assertThat(returns.handle(wire(stale.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+
+        ReturnMac fresh = secretOf(signIn("web1", web1, true), web1);
+        assertThat(returns.handle(wire(fresh.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+    }
+
+    @Test
+    void everySignInUnderOneSessionKeyGetsTheSameSecret() {
+        ReturnMac first = secretOf(signIn("web1", web1, true), web1);
+        ReturnMac second = secretOf(signIn("web1", web1, true), web1);
+        Map<String, Object> load = ret("web1", JID).toLoad();
+
+        assertThat(second.seal(load)).isEqualTo(first.seal(load));
+    }
+
+    @Test
+    void refusesAMacedReturnOfAMinionWhoseKeyWasReplaced() {
+        ReturnMac old = secretOf(signIn("web1", web1, true), web1);
+        keys.delete("web1");
+        keys.store(KeyState.ACCEPTED, "web1", TestKeys.pem(TestKeys.minion(3)));
+
+        assertThat(returns.handle(wire(old.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+    }
+
+    @Test
+    void aMacedReturnPinsTheMinionAsASignatureDoes() {
+        returns = new ReturnHandler(keys, jobs, new EventBus(), new Jids(), new MinionTrust(keys, () -> false),
+                new TargetResolver(keys, new MinionDataCache(), Map.of()), macs);
+        ReturnMac mac = secretOf(signIn("web1", web1, true), web1);
+        String second = "20260101120000654321";
+        jobs.saveJob(new Job(second, "test.ping", List.of(), "web*", "glob", "root", List.of("web1", "web2"), Instant.now()));
+
+        assertThat(returns.handle(wire(mac.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+        assertThat(returns.handle(wire(ret("web1", second).toLoad()), null)).isEqualTo(false);
+    }
+
+    @Test
+    void aSaltMinionsSignInReplyCarriesNoSecret() {
+        Map<String, Object> salts = signIn("web1", web1, false);
+        Map<String, Object> jsalts = signIn("web1", web1, true);
+
+        assertThat(salts).doesNotContainKey(ReturnMac.KEY_FIELD);
+        assertThat(jsalts).containsKey(ReturnMac.KEY_FIELD);
+        Map<String, Object> withoutSecret = new LinkedHashMap<>(jsalts);
+        withoutSecret.remove(ReturnMac.KEY_FIELD);
+        assertThat(withoutSecret.keySet()).containsExactlyElementsOf(salts.keySet());
+    }
+
+    @Test
+    void aMasterWithoutReturnMacsRefusesEveryMacedReturn() {
+        ReturnMac mac = secretOf(signIn("web1", web1, true), web1);
+        ReturnHandler withoutMacs = new ReturnHandler(keys, jobs, new EventBus(), new Jids(), new MinionTrust(keys, () -> true),
+                new TargetResolver(keys, new MinionDataCache(), Map.of()));
+
+        assertThat(withoutMacs.handle(wire(mac.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+        assertThat(jobs.returns(JID)).isEmpty();
+    }
+
+    private Map<String, Object> signIn(String id, KeyPair presented, boolean asksForSecret) {
+        Map<String, Object> load = new AuthRequest(id, NONCE, TestKeys.pem(presented), null).toLoad();
+        if (asksForSecret) {
+            load.put(ReturnMac.ASK, ReturnMac.ALGORITHM);
+        }
+        return SignedClear.open(auth.handle(wire(load)), master.getPublic());
+    }
+
+    private static ReturnMac secretOf(Map<String, Object> reply, KeyPair minion) {
+        return ReturnMac.fromSignInReply(reply, minion.getPrivate()).orElseThrow();
+    }
+
+    private static ReturnLoad ret(String id, String jid) {
+        return new ReturnLoad(id, jid, "test.ping", List.of(), "pong", 0, true);
+    }
+
+    /** The load as the dispatcher hands it over: through Salt's packing and back, nonce removed. */
+    private static Map<String, Object> wire(Map<String, Object> load) {
+        return Wire.asMap(SaltPack.unpack(SaltPack.pack(load)));
+    }
+}
