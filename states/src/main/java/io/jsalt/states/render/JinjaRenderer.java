@@ -50,7 +50,12 @@ public final class JinjaRenderer {
         Map<String, Object> variables = new LinkedHashMap<>(context.variables());
         variables.putAll(extra);
         Jinjava jinjava = engines.computeIfAbsent(context.saltenv(), this::engine);
-        String source = PythonEscapes.rewrite(template);
+        String source;
+        try {
+            source = PythonEscapes.rewrite(template);
+        } catch (IllegalArgumentException e) {
+            throw new RenderException("Jinja error in " + context.path() + ": " + e.getMessage(), e);
+        }
         UnknownFilters.check(source, name -> jinjava.getGlobalContext().getFilter(name) != null, context.path());
         RenderResult result;
         try {

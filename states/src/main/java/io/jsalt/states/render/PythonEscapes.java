@@ -20,6 +20,7 @@ final class PythonEscapes {
     private PythonEscapes() {
     }
 
+    /** @throws IllegalArgumentException for an escape Python refuses ({@code \\U} beyond the last code point) */
     static String rewrite(String template) {
         if (template.indexOf('\\') < 0) {
             return template; // the common case costs one scan
@@ -74,7 +75,12 @@ final class PythonEscapes {
                 code = 11;
             } else if ((n == 'x' || n == 'u' || n == 'U') && hex(q, i + 1, n == 'x' ? 2 : n == 'u' ? 4 : 8)) {
                 end = i + (n == 'x' ? 2 : n == 'u' ? 4 : 8);
-                code = Integer.parseInt(q.substring(i + 1, end + 1), 16);
+                long value = Long.parseLong(q.substring(i + 1, end + 1), 16);
+                if (value > Character.MAX_CODE_POINT) {
+                    // Python refuses it too (a SyntaxError): no character has that code
+                    throw new IllegalArgumentException("illegal Unicode character in a string literal: \\" + q.substring(i, end + 1));
+                }
+                code = (int) value;
             } else if (n >= '0' && n <= '7') {
                 while (end + 1 < q.length() - 1 && end - i < 2 && q.charAt(end + 1) >= '0' && q.charAt(end + 1) <= '7') {
                     end++;

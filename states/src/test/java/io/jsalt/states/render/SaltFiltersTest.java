@@ -30,6 +30,15 @@ class SaltFiltersTest {
     }
 
     @Test
+    void anEscapeBeyondTheLastCodePointIsARenderErrorAsPythonsSyntaxError() {
+        assertThatThrownBy(() -> render("{{ '\\UFFFFFFFF' }}"))
+                .isInstanceOf(RenderException.class)
+                .hasMessageContaining("illegal Unicode character")
+                .hasMessageContaining("\\UFFFFFFFF");
+        assertThat(render("{{ '\\U0001F600' }}")).isEqualTo("\uD83D\uDE00");
+    }
+
+    @Test
     void includedTemplatesGetPythonEscapesToo() throws Exception {
         Files.writeString(root.resolve("macros.jinja"), "{% macro digits(t) %}{{ t | regex_replace('\\D', '') }}{% endmacro %}");
         assertThat(render("{% from 'macros.jinja' import digits %}{{ digits('a1b2') }}")).isEqualTo("12");

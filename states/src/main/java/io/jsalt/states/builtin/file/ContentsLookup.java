@@ -43,8 +43,7 @@ final class ContentsLookup {
         if (paths instanceof List<?> list) {
             List<String> parts = new ArrayList<>();
             for (Object path : list) {
-                Object part = get(data, String.valueOf(path), delimiter)
-                        .orElseThrow(() -> new StatesException(what + " " + path + " does not exist"));
+                Object part = found(get(data, String.valueOf(path), delimiter), what, path);
                 if (!(part instanceof String text)) {
                     // Salt joins the values with os.linesep.join, which raises for anything but text
                     throw new StatesException("An exception occurred in this state: TypeError: sequence item "
@@ -54,12 +53,16 @@ final class ContentsLookup {
             }
             return String.join("\n", parts);
         }
-        return get(data, String.valueOf(paths), delimiter)
-                .orElseThrow(() -> new StatesException(what + " " + paths + " does not exist"));
+        return found(get(data, String.valueOf(paths), delimiter), what, paths);
     }
 
-    /** Salt's traverse_dict_and_list: keys of dictionaries, indexes of lists. */
-    static Optional<Object> get(Map<String, Object> data, String path, String delimiter) {
+    /** The value found; a path that leads to a None is found (Salt then writes an empty file), a missing one is not. */
+    private static Object found(Optional<Optional<Object>> value, String what, Object path) {
+        return value.orElseThrow(() -> new StatesException(what + " " + path + " does not exist")).orElse(null);
+    }
+
+    /** Salt's traverse_dict_and_list: keys of dictionaries, indexes of lists; empty when the path leads nowhere. */
+    static Optional<Optional<Object>> get(Map<String, Object> data, String path, String delimiter) {
         Object node = data;
         for (String key : path.split(java.util.regex.Pattern.quote(delimiter), -1)) {
             if (node instanceof Map<?, ?> map && map.containsKey(key)) {
@@ -70,7 +73,7 @@ final class ContentsLookup {
                 return Optional.empty();
             }
         }
-        return Optional.ofNullable(node);
+        return Optional.of(Optional.ofNullable(node));
     }
 
     private static String pythonType(Object value) {

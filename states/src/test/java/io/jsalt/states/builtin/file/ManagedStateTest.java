@@ -229,6 +229,18 @@ class ManagedStateTest {
     }
 
     @Test
+    void aPillarValueOfNoneIsFoundAndWritesAnEmptyFileAsSaltDoes() throws Exception {
+        Map<String, Object> pillar = new java.util.HashMap<>();
+        pillar.put("k", null);
+        Path out = target.resolve("out");
+        StateResult result = ManagedState.run(FileCalls.withPillar(call(srv, false, out.toString(), "contents_pillar", "k"), pillar));
+        // salt-call --local state.single file.managed /tmp/out contents_pillar=k, with pillar k: ~ (Salt 3006.8)
+        assertThat(result.result()).isTrue();
+        assertThat(result.comment()).isEqualTo("Empty file");
+        assertThat(Files.readString(out)).isEmpty();
+    }
+
+    @Test
     void skipVerifyTakesALocalSourceWhateverItsHash() throws Exception {
         Path local = Files.writeString(target.resolve("local.txt"), "local src\n");
         Path file = target.resolve("copy");
