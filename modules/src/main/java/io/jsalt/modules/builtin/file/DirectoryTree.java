@@ -38,6 +38,15 @@ public final class DirectoryTree {
         });
     }
 
+    /** Removes {@code p}: a directory with its tree, anything else (a file, a link) itself. */
+    public static void remove(Path p) throws IOException {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            delete(p);
+        } else {
+            Files.delete(p);
+        }
+    }
+
     /** Copies the tree at {@code source} to {@code target}, keeping modes and times (shutil.copytree). */
     public static void copy(Path source, Path target) throws IOException {
         Files.walkFileTree(source, new SimpleFileVisitor<>() {

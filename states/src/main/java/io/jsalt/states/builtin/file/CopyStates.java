@@ -66,7 +66,7 @@ public final class CopyStates {
                 }
                 changed = force;
                 if (force && !call.test()) {
-                    remove(name);
+                    DirectoryTree.remove(name);
                 }
             }
             if (!changed) {
@@ -130,7 +130,7 @@ public final class CopyStates {
                     return StateResult.ok("The target file \"" + name + "\" exists and will not be overwritten");
                 }
                 if (!call.test()) {
-                    remove(dest);
+                    DirectoryTree.remove(dest);
                 }
             }
             if (call.test()) {
@@ -155,11 +155,4 @@ public final class CopyStates {
         return all;
     }
 
-    private static void remove(Path p) throws IOException {
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            DirectoryTree.delete(p);
-        } else {
-            Files.delete(p);
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package io.jsalt.states.builtin.file;
 
 import io.jsalt.modules.api.CommandExecutionException;
+import io.jsalt.modules.builtin.file.DirectoryTree;
 import io.jsalt.modules.builtin.file.FileModes;
 import io.jsalt.states.StatesException;
 import io.jsalt.states.run.StateCall;
@@ -119,7 +120,7 @@ public final class DirectoryState {
                 if (call.test()) {
                     changes.put("forced", "Existing file at backup path " + backupname + " would be removed");
                 } else {
-                    remove(backup);
+                    DirectoryTree.remove(backup);
                 }
             }
             if (call.test()) {
@@ -135,7 +136,7 @@ public final class DirectoryState {
             if (call.test()) {
                 changes.put("forced", what + " would be forcibly replaced");
             } else {
-                remove(path);
+                DirectoryTree.remove(path);
                 changes.put("forced", what + " was forcibly replaced");
             }
             return null;
@@ -144,13 +145,6 @@ public final class DirectoryState {
                 + (Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) ? "file" : "symlink"));
     }
 
-    private static void remove(Path p) throws IOException {
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            io.jsalt.modules.builtin.file.DirectoryTree.delete(p);
-        } else {
-            Files.delete(p);
-        }
-    }
 
     /** Salt's {@code _get_recurse_set}. */
     static Set<String> recurseSet(Object recurse) {

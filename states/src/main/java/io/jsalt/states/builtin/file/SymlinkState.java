@@ -110,7 +110,7 @@ public final class SymlinkState {
                             return StateResult.failed("Symlink & backup dest exists and Force not set. " + name + " -> "
                                     + target + " - backup: " + backup);
                         }
-                        remove(backup);
+                        DirectoryTree.remove(backup);
                     }
                     Files.move(path, backup);
                 } else if (!force) {
@@ -191,11 +191,4 @@ public final class SymlinkState {
         return accounts.groups().stream().filter(g -> g.gid() == gid).map(GroupEntry::name).findFirst().orElse(null);
     }
 
-    private static void remove(Path p) throws IOException {
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            DirectoryTree.delete(p);
-        } else {
-            Files.delete(p);
-        }
-    }
 }
