@@ -86,6 +86,21 @@ final class Console {
         }
     }
 
+    /**
+     * salt-api's {@code html_override}: with {@code app} set, a browser asking for a page anywhere outside
+     * app_path and static_path gets the app (a single-page app's own routes, and {@code GET /} in a browser).
+     * A page request is one whose {@code Accept} names {@code text/html} first, as a browser's navigation
+     * does; salt-api also answers the app to a request with no {@code Accept} or one ending in {@code *}{@code /*}
+     * after other types, which would turn a script's JSON into HTML.
+     */
+    Optional<File> pageFor(String accept) {
+        if (app == null || accept == null) {
+            return Optional.empty();
+        }
+        String first = accept.split(",")[0].split(";")[0].strip();
+        return first.equalsIgnoreCase("text/html") ? appPage() : Optional.empty();
+    }
+
     /** The app file, read at each request as salt-api's serve_file does (an edit needs no restart); gone: a 404. */
     private Optional<File> appPage() {
         try {

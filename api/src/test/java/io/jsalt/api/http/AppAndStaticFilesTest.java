@@ -154,6 +154,26 @@ class AppAndStaticFilesTest {
     }
 
     @Test
+    void aBrowsersPageRequestOutsideAppPathGetsTheAppAsSaltApisHtmlOverride() throws Exception {
+        String browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+        for (String path : List.of("/", "/minions", "/jobs/20261128000000000000")) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(ownApp) + path)).header("Accept", browser).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(200);
+            assertThat(r.body()).as(path).isEqualTo("<!doctype html><p>my own app</p>");
+        }
+        // a script asking for JSON (or anything) first still gets the API
+        HttpResponse<String> json = http.send(HttpRequest.newBuilder(URI.create(base(ownApp) + "/"))
+                .header("Accept", "application/json, text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(json.body()).contains("Welcome");
+        // static_path stays static_path; and without `app` (the built-in console) there is no override, as in salt-api
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base(ownApp) + "/static/x.css")).header("Accept", browser).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base(moved) + "/")).header("Accept", browser).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).contains("Welcome");
+    }
+
+    @Test
     void theAppFileIsReadAtEachRequest() throws Exception {
         Path other = Files.writeString(appPage.resolveSibling("other-app.html"), "<p>first</p>");
         try (ApiServer api = cluster.anotherApi(Map.of(), List.of("local"), c -> c.withWebFiles(new WebFiles("/app", other, "/static", null)))) {
