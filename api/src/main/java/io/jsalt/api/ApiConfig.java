@@ -3,6 +3,7 @@ package io.jsalt.api;
 import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.api.http.TlsKeys;
+import io.jsalt.api.http.WebFiles;
 import io.jsalt.master.auth.ExternalAuth;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,10 +27,13 @@ import java.util.Map;
  * @param corsOrigins {@code rest_cherrypy:cors_origin}: {@code '*'}, one origin or a list (none: no CORS)
  * @param webhookUrl  {@code rest_cherrypy:webhook_url} (default /hook)
  * @param webhookDisableAuth {@code rest_cherrypy:webhook_disable_auth}: webhooks without a login (default false)
+ * @param web         {@code rest_cherrypy:app_path}, {@code app}, {@code static_path} and {@code static}
+ * @param expireResponses {@code rest_cherrypy:expire_responses} (default true): read and checked, and without effect,
+ *                    as in salt-api 3006 (it was CherryPy's timeout_monitor, which CherryPy 12 removed)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
         boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
-        List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth) {
+        List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth, WebFiles web, boolean expireResponses) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -75,32 +79,67 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         List<String> clients = config.stringList("netapi_enable_clients");
         List<String> cors = section.has("cors_origin") && !(rest.get("cors_origin") instanceof List)
                 ? List.of(section.string("cors_origin", "")) : section.stringList("cors_origin");
+        String webhookUrl = section.string("webhook_url", "/hook");
         return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
-                section.string("webhook_url", "/hook"), section.bool("webhook_disable_auth", false));
+                webhookUrl, section.bool("webhook_disable_auth", false), webFiles(section, webhookUrl),
+                section.bool("expire_responses", true));
+    }
+
+    /** salt-api's app_path, app, static_path and static; a bad one is refused with its key's name. */
+    private static WebFiles webFiles(ConfigFile section, String webhookUrl) {
+        String appPath = section.string("app_path", WebFiles.DEFAULTS.appPath());
+        String staticPath = section.string("static_path", WebFiles.DEFAULTS.staticPath());
+        Path app = localPath(section, "app");
+        Path dir = localPath(section, "static");
+        try {
+            WebFiles web = new WebFiles(appPath, app, staticPath, dir);
+            web.checkAgainstWebhook(webhookUrl);
+            return web;
+        } catch (WebFiles.Refused e) {
+            throw section.refuse(e.key(), e.getMessage() + " (rest_cherrypy)");
+        }
+    }
+
+    private static Path localPath(ConfigFile section, String key) {
+        if (!section.has(key)) {
+            return null;
+        }
+        try {
+            return Path.of(section.string(key, ""));
+        } catch (java.nio.file.InvalidPathException e) {
+            throw section.refuse(key, "a file system path (rest_cherrypy)");
+        }
     }
 
     /** A config without a file, for tests: clear HTTP, no debug, the pid and log files under the master's root. */
     public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth,
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
-                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false);
+                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false,
+                WebFiles.DEFAULTS, true);
     }
 
     /** This config served over TLS from these PEM files, for tests. */
     public ApiConfig withTls(Path crt, Path key) {
         return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses);
     }
 
     /** This config with {@code cors_origin} set, for tests. */
     public ApiConfig withCorsOrigins(List<String> origins) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth);
+                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses);
     }
 
     /** This config with {@code webhook_disable_auth} set, for tests. */
     public ApiConfig withWebhookDisableAuth(boolean disable) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, disable);
+                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses);
+    }
+
+    /** This config serving these files (app_path, app, static_path, static), for tests. */
+    public ApiConfig withWebFiles(WebFiles files) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses);
     }
 }

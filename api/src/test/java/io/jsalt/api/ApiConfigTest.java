@@ -72,4 +72,57 @@ class ApiConfigTest {
         assertThat(tls.disableSsl()).isFalse();
         assertThat(tls.sslCrt()).isEqualTo(dir.resolve("api.crt"));
     }
+
+    @Test
+    void appAndStaticKeysHaveSaltApisDefaults() throws Exception {
+        ApiConfig c = load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True");
+        assertThat(c.web()).isEqualTo(io.jsalt.api.http.WebFiles.DEFAULTS);
+        assertThat(c.web().appPath()).isEqualTo("/app");
+        assertThat(c.web().staticPath()).isEqualTo("/static");
+        assertThat(c.web().app()).isNull();
+        assertThat(c.web().staticDir()).isNull();
+        assertThat(c.expireResponses()).isTrue();
+    }
+
+    @Test
+    void readsAppAppPathStaticStaticPathAndExpireResponses() throws Exception {
+        Path www = Files.createDirectories(dir.resolve("www"));
+        Path page = Files.writeString(dir.resolve("page.html"), "<p>");
+        ApiConfig c = load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  app_path: /console", "  app: " + page,
+                "  static: " + www, "  static_path: /assets/v1", "  expire_responses: False");
+        assertThat(c.web()).isEqualTo(new io.jsalt.api.http.WebFiles("/console", page, "/assets/v1", www));
+        assertThat(c.expireResponses()).isFalse();
+    }
+
+    @Test
+    void refusesABadAppPathOrStaticPathNamingTheKey() throws Exception {
+        String[][] bad = {
+            {"  app_path: app", "app_path"}, {"  app_path: /app/", "app_path"}, {"  app_path: /a/../b", "app_path"},
+            {"  app_path: /", "app_path"}, {"  app_path: /login", "app_path"}, {"  app_path: /events/x", "app_path"},
+            {"  app_path: 7", "app_path"}, {"  static_path: /app", "static_path"}, {"  static_path: /app/files", "static_path"},
+            {"  static_path: /.hidden", "static_path"}, {"  app_path: /hook", "app_path"}, {"  static_path: /x y", "static_path"},
+        };
+        for (String[] line : bad) {
+            assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", line[0])).as(line[0])
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(line[1] + ": expected");
+        }
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  webhook_url: /ui/hook", "  app_path: /ui"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("app_path: expected").hasMessageContaining("webhook_url");
+    }
+
+    @Test
+    void refusesAnAppOrStaticThatIsNotThereOrNotOfItsKind() throws Exception {
+        Path page = Files.writeString(dir.resolve("page.html"), "<p>");
+        Path www = Files.createDirectories(dir.resolve("www"));
+        String[][] bad = {
+            {"  static: " + dir.resolve("none"), "static"}, {"  static: " + page, "static"}, {"  static: www", "static"},
+            {"  app: " + dir.resolve("none.html"), "app"}, {"  app: " + www, "app"}, {"  app: page.html", "app"},
+        };
+        for (String[] line : bad) {
+            assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", line[0])).as(line[0])
+                    .isInstanceOf(ConfigException.class).hasMessageContaining(line[1] + ": expected").hasMessageContaining("rest_cherrypy");
+        }
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  expire_responses: sometimes"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("expire_responses");
+    }
 }

@@ -26,10 +26,15 @@ final class ApiHandler extends Handler.Abstract {
     private final EventStream events;
     private final Cors cors;
     private final ApiStats stats;
-    private final Console console = new Console();
+    private final Console console;
+    private final StaticFiles staticFiles;
+    private final String staticPath;
     private final boolean debug;
 
-    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, boolean debug) {
+    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, boolean debug) {
+        this.console = new Console(web.appPath(), web.app());
+        this.staticFiles = new StaticFiles(web.staticPath(), web.staticDir());
+        this.staticPath = web.staticPath();
         this.routes = routes;
         this.events = events;
         this.cors = cors;
@@ -62,12 +67,20 @@ final class ApiHandler extends Handler.Abstract {
                 return true;
             }
             if (method.equals("GET")) {
-                Optional<Console.File> file = console.find(Request.getPathInContext(request));
+                String path = Request.getPathInContext(request);
+                Optional<Console.File> file = console.find(path);
                 if (file.isPresent()) {
-                    response.setStatus(200);
-                    response.getHeaders().put(HttpHeader.CONTENT_TYPE, file.get().contentType());
-                    Console.SECURITY_HEADERS.forEach((k, v) -> response.getHeaders().put(k, v));
-                    response.write(true, java.nio.ByteBuffer.wrap(file.get().bytes()), callback);
+                    sendPage(file.get(), response, callback);
+                    return true;
+                }
+                Optional<StaticFiles.Found> found = staticFiles.find(path);
+                if (found.isPresent()) {
+                    sendFile(found.get(), response, callback);
+                    return true;
+                }
+                file = console.pageFor(request.getHeaders().get(HttpHeader.ACCEPT));
+                if (file.isPresent() && !WebFiles.within(path, staticPath)) {
+                    sendPage(file.get(), response, callback);
                     return true;
                 }
             }
@@ -129,5 +142,23 @@ final class ApiHandler extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "private");
         Content.Sink.write(response, true, body, callback);
         return true;
+    }
+
+    /** A page or script of the console (or the operator's app page), held in memory. */
+    private static void sendPage(Console.File file, Response response, Callback callback) {
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, file.contentType());
+        file.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+        response.write(true, java.nio.ByteBuffer.wrap(file.bytes()), callback);
+    }
+
+    /** A static file, streamed from disk (never read whole into memory). */
+    private static void sendFile(StaticFiles.Found found, Response response, Callback callback) throws java.io.IOException {
+        long size = java.nio.file.Files.size(found.file());
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, found.contentType());
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, size);
+        found.headers().forEach((k, v) -> response.getHeaders().put(k, v));
+        Content.copy(Content.Source.from(found.file()), response, callback);
     }
 }

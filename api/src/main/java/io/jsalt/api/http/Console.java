@@ -3,19 +3,25 @@ package io.jsalt.api.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The web console's static files, served from the jar at {@code /app} (salt-api's default {@code app_path}):
+ * The web console's static files, served from the jar at {@code app_path} (salt-api's default {@code /app}):
  * a fixed list of files, so no request path ever names a resource or a file by itself (the modules import
- * each other by these same paths). The page talks to the
+ * each other relatively, and the page names its script and style under the app_path it is served at). With
+ * {@code app} set, that file is served instead for app_path and every path below it, as salt-api's
+ * {@code App} does (a single-page app's own routes). The built-in page talks to the
  * API with the {@code X-Auth-Token} header and puts minion values in as text (see app.js). Its answers carry
  * a Content-Security-Policy that allows only this origin's own script and style (no inline script), and may
  * not be framed.
  */
 final class Console {
-    static final String PATH = "/app";
+    /** Where index.html names its own folder: replaced by app_path when it is served. */
+    private static final String APP_PATH_MARK = "{{app_path}}";
     static final Map<String, String> SECURITY_HEADERS = Map.of(
             "Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                     + "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -40,14 +46,29 @@ final class Console {
             Map.entry("/keys.js", "keys.js"),
             Map.entry("/supervision.js", "supervision.js"));
 
-    record File(String contentType, byte[] bytes) {}
+    /** The operator's own page: no CSP of ours (it may need inline script), but no sniffing either. */
+    private static final Map<String, String> APP_HEADERS = Map.of("X-Content-Type-Options", "nosniff");
 
-    /** The file for a path under {@code /app}, or empty (a 404). */
+    record File(String contentType, byte[] bytes, Map<String, String> headers) {}
+
+    private final String appPath;
+    private final Path app;
+
+    /** @param app the operator's page ({@code rest_cherrypy:app}), or null for the built-in console */
+    Console(String appPath, Path app) {
+        this.appPath = appPath;
+        this.app = app;
+    }
+
+    /** The file for a path at or under app_path, or empty (a 404). */
     Optional<File> find(String path) {
-        if (!path.equals(PATH) && !path.startsWith(PATH + "/")) {
+        if (!WebFiles.within(path, appPath)) {
             return Optional.empty();
         }
-        String name = FILES.get(path.substring(PATH.length()));
+        if (app != null) {
+            return appPage();
+        }
+        String name = FILES.get(path.substring(appPath.length()));
         if (name == null) {
             return Optional.empty();
         }
@@ -55,9 +76,37 @@ final class Console {
             if (in == null) {
                 throw new IllegalStateException("the console's " + name + " is missing from the jar");
             }
-            return Optional.of(new File(type(name), in.readAllBytes()));
+            byte[] bytes = in.readAllBytes();
+            if (name.equals("index.html")) {
+                bytes = new String(bytes, StandardCharsets.UTF_8).replace(APP_PATH_MARK, appPath).getBytes(StandardCharsets.UTF_8);
+            }
+            return Optional.of(new File(type(name), bytes, SECURITY_HEADERS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * salt-api's {@code html_override}: with {@code app} set, a browser asking for a page anywhere outside
+     * app_path and static_path gets the app (a single-page app's own routes, and {@code GET /} in a browser).
+     * A page request is one whose {@code Accept} names {@code text/html} first, as a browser's navigation
+     * does; salt-api also answers the app to a request with no {@code Accept} or one ending in {@code *}{@code /*}
+     * after other types, which would turn a script's JSON into HTML.
+     */
+    Optional<File> pageFor(String accept) {
+        if (app == null || accept == null) {
+            return Optional.empty();
+        }
+        String first = accept.split(",")[0].split(";")[0].strip();
+        return first.equalsIgnoreCase("text/html") ? appPage() : Optional.empty();
+    }
+
+    /** The app file, read at each request as salt-api's serve_file does (an edit needs no restart); gone: a 404. */
+    private Optional<File> appPage() {
+        try {
+            return Optional.of(new File("text/html;charset=utf-8", Files.readAllBytes(app), APP_HEADERS));
+        } catch (IOException e) {
+            return Optional.empty();
         }
     }
 

@@ -427,11 +427,15 @@ class ConsoleBrowserTest {
 
     @Test
     void theConsolesLoginsAreRateLimitedLikeEveryLogin() throws Exception {
-        try (io.jsalt.api.ApiServer own = cluster.anotherApi(Map.of("file", Map.of("^filename", "/nonexistent")), List.of("local"))) {
-            // an API of its own: its per-address count does not lock the other tests out
+        try (io.jsalt.api.ApiServer own = cluster.anotherApi(Map.of("file", Map.of("^filename", "/nonexistent")), List.of("local"),
+                c -> c.withWebFiles(new WebFiles("/console", null, "/static", null)))) {
+            // an API of its own: its per-address count does not lock the other tests out; and its console is at
+            // another app_path, which the page's own script and style follow
             String base = "http://127.0.0.1:" + own.port();
-            browser.open(base + "/app");
+            browser.open(base + "/console");
             browser.waitFor("the login page", () -> browser.find("#login-page").isDisplayed());
+            assertThat(browser.js("return Array.from(document.styleSheets).map(s => s.href + ' ' + s.cssRules.length).join();"))
+                    .asString().matches(".*/console/app\\.css [1-9][0-9]*");
             browser.screenshot("login");
             tryLogin("guess-1");
             assertThat(browser.text("#status")).isEqualTo("Login failed: wrong user, password or backend.");
