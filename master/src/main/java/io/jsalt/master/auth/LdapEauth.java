@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Safer than Salt: the user name is escaped in the filter and in the DN (Salt puts it raw into the group
  * search filter), an empty password is refused (an LDAP simple bind with one is an anonymous bind and succeeds),
- * and every connection has a 5 s connect and read timeout. Active Directory and FreeIPA group layouts are not
+ * and every connection has a 5 s connect and read timeout ({@link Eauth} asks this backend off the MWorkers, and
+ * remembers {@link #hasUser} for a while). Active Directory and FreeIPA group layouts are not
  * offered.
  */
 public final class LdapEauth implements EauthBackend {
