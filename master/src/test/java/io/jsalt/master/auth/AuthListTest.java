@@ -174,4 +174,77 @@ class AuthListTest {
         assertThat(module.allowsSpecial("runner", "jobs.list_job", ArgConditions.of(List.of("123"), null))).isTrue();
         assertThat(module.allowsSpecial("runner", "jobs.list_job", ArgConditions.of(List.of("abc"), null))).isFalse();
     }
+
+    /** "install a package by name, nothing else": the condition names one positional argument and no keyword. */
+    private static final AuthList DEPLOYER = new AuthList(List.of(Map.of("web*", List.of(Map.of("pkg.install",
+            Map.of("args", List.of("[a-z0-9=._-]+")))))));
+
+    @Test
+    void aNameEqualsValueStringIsAKeywordArgumentOnTheMinionSoItMustBeNamedByKwargs() {
+        // Salt's load_args_and_kwargs (and jsalt's FunctionBinder) read 'version=1.2.3' as version="1.2.3"
+        assertThat(DEPLOYER.allowsPublish("pkg.install", ArgConditions.ofPublish(List.of("version=1.0")), Set.of("web1"), FLEET)).isFalse();
+        assertThat(DEPLOYER.allowsPublish("pkg.install", call("nginx"), Set.of("web1"), FLEET)).isTrue();
+        // the minion may also keep it positional (a name its function does not take): both readings must pass
+        AuthList either = new AuthList(List.of(Map.of("web*", List.of(Map.of("pkg.install",
+                Map.of("args", List.of("[a-z=.0-9]+"), "kwargs", Map.of("version", "[0-9.]+")))))));
+        assertThat(either.allowsPublish("pkg.install", call("nginx", "version=1.0"), Set.of("web1"), FLEET))
+                .as("positional: 'nginx' then a second positional the condition lacks").isFalse();
+        AuthList both = new AuthList(List.of(Map.of("web*", List.of(Map.of("pkg.install", List.of(
+                Map.of("args", List.of("[a-z]+", "version=[0-9.]+")),
+                Map.of("args", List.of("[a-z]+"), "kwargs", Map.of("version", "[0-9.]+"))))))));
+        assertThat(both.allowsPublish("pkg.install", call("nginx", "version=1.0"), Set.of("web1"), FLEET)).isTrue();
+        assertThat(both.allowsPublish("pkg.install", call("nginx", "version=1.0;x"), Set.of("web1"), FLEET)).isFalse();
+    }
+
+    @Test
+    void aKeywordWrittenNameEqualsValueMustMatchAsWrittenAndAsTheMinionReadsIt() {
+        AuthList word = new AuthList(List.of(Map.of("*", List.of(Map.of("pkg.install",
+                Map.of("kwargs", Map.of("name", "[a-z]+")))))));
+        assertThat(word.allowsPublish("pkg.install", call(kwargs("name", "nginx")), Set.of("web1"), FLEET)).isTrue();
+        assertThat(word.allowsPublish("pkg.install", call("name=nginx"), Set.of("web1"), FLEET))
+                .as("positional, the string passes no args condition").isFalse();
+        // a runner always takes the string as a keyword; 'yes' reaches the function as True
+        AuthList runner = new AuthList(List.of(Map.of("@runner", List.of(Map.of("pkg.install", Map.of("kwargs", Map.of("name", "[a-z]+")))))));
+        assertThat(runner.allowsSpecial("runner", "pkg.install", ArgConditions.of(List.of("name=nginx"), null))).isTrue();
+        assertThat(runner.allowsSpecial("runner", "pkg.install", ArgConditions.of(List.of("name=yes"), null))).isFalse();
+        assertThat(runner.allowsSpecial("runner", "pkg.install", ArgConditions.of(List.of("name=NGINX"), null))).isFalse();
+    }
+
+    @Test
+    void aKwargMappingBeforeTheLastArgumentIsAKeywordArgumentOnTheMinionToo() {
+        AuthList any = new AuthList(List.of(Map.of("web*", List.of(Map.of("cmd.run", Map.of("args", java.util.Arrays.asList(null, "ls .*")))))));
+        Map<String, Object> hidden = Map.of("__kwarg__", true, "runas", "root");
+        assertThat(any.allowsPublish("cmd.run", ArgConditions.ofPublish(List.of(hidden, "ls /root")), Set.of("web1"), FLEET)).isFalse();
+        assertThat(LS_ONLY.allowsPublish("cmd.run", call(kwargs("cwd", "/tmp"), "ls /srv"), Set.of("web1"), FLEET))
+                .as("a kwarg mapping first is still the kwargs it names").isTrue();
+        assertThat(LS_ONLY.allowsSpecial("runner", "cmd.run", ArgConditions.of(List.of(hidden, "ls /"), null))).isFalse();
+    }
+
+    @Test
+    void aPublishWithTooManyNameEqualsValueStringsPassesNoCondition() {
+        int most = ArgConditions.MAX_AMBIGUOUS;
+        assertThat(everyReadingAllowed(most).allowsPublish("test.arg", call(keywordStrings(most)), Set.of("db1"), FLEET)).isTrue();
+        assertThat(everyReadingAllowed(most).allowsPublish("test.arg", call(keywordStrings(most - 1)), Set.of("db1"), FLEET))
+                .as("each reading has one argument fewer than every alternative names").isFalse();
+        assertThat(everyReadingAllowed(most + 1).allowsPublish("test.arg", call(keywordStrings(most + 1)), Set.of("db1"), FLEET)).isFalse();
+    }
+
+    private static Object[] keywordStrings(int n) {
+        return java.util.stream.IntStream.range(0, n).mapToObj(i -> "a" + i + "=1").toArray();
+    }
+
+    /** For n strings a0=1 ... : one alternative per reading (the strings kept positional, and the others as keywords). */
+    private static AuthList everyReadingAllowed(int n) {
+        List<Object> alternatives = new java.util.ArrayList<>();
+        for (int mask = 0; mask < 1 << n; mask++) {
+            Map<String, Object> named = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < n; i++) {
+                if ((mask & (1 << i)) != 0) {
+                    named.put("a" + i, "1");
+                }
+            }
+            alternatives.add(Map.of("args", java.util.Collections.nCopies(n - named.size(), "a\\d=1"), "kwargs", named));
+        }
+        return new AuthList(List.of(Map.of("*", List.of(Map.of("test.arg", alternatives)))));
+    }
 }
