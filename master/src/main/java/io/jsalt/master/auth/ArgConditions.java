@@ -35,6 +35,8 @@ public final class ArgConditions {
     static final int MAX_AMBIGUOUS = 8;
 
     public static final ArgConditions NONE = new ArgConditions(List.of(new Reading(List.of(), Map.of())));
+    /** Arguments that are not known (too big to have been kept): they pass no condition, only an unconditional right. */
+    public static final ArgConditions UNKNOWN = new ArgConditions(List.of());
 
     /** One way the call may be bound: its positional and keyword arguments. */
     private record Reading(List<Object> args, Map<String, Object> kwargs) {}
@@ -60,7 +62,7 @@ public final class ArgConditions {
         }
         long ambiguous = arg.stream().filter(a -> a instanceof String s && KeywordString.parse(s).isPresent()).count();
         if (ambiguous > MAX_AMBIGUOUS) {
-            return new ArgConditions(List.of());
+            return UNKNOWN;
         }
         List<Reading> readings = new ArrayList<>();
         for (int asKeywords = 0; asKeywords < 1 << ambiguous; asKeywords++) {
