@@ -43,7 +43,7 @@ public final class PamEauth implements EauthBackend {
 
     @Override
     public Optional<List<String>> authenticate(String user, String password) {
-        if (password == null || password.isEmpty() || !plausible(user)) {
+        if (password == null || password.isEmpty() || !EauthBackend.plausibleName(user)) {
             return Optional.empty();
         }
         String account;
@@ -74,7 +74,7 @@ public final class PamEauth implements EauthBackend {
     /** The OS still has the account (a user deleted from the host loses their live tokens). */
     @Override
     public boolean hasUser(String user) {
-        if (!plausible(user)) {
+        if (!EauthBackend.plausibleName(user)) {
             return false;
         }
         try {
@@ -85,10 +85,5 @@ public final class PamEauth implements EauthBackend {
             log.error("pam eauth is unavailable: the host's libc cannot be loaded ({})", e.toString());
             return false;
         }
-    }
-
-    /** What PAM is handed: a name with no control characters, at most 256 characters. */
-    private static boolean plausible(String user) {
-        return user != null && !user.isEmpty() && user.length() <= 256 && user.chars().noneMatch(Character::isISOControl);
     }
 }
