@@ -43,14 +43,17 @@ final class LocalBatch {
         this.timeout = timeout;
     }
 
-    /** Salt's get_bnum: {@code N%} of the minions (at least one when any), or a plain count; anything else is a 400. */
+    /**
+     * Salt's get_bnum: {@code N%} or {@code %N} of the minions (at least one when any; Salt strips the {@code %} from
+     * both ends, as the CLI's {@code -b} does), or a plain count; anything else is a 400.
+     */
     static int batchSize(Object batch, int minions) {
         String text = batch == null ? "10%" : String.valueOf(batch).strip();
         try {
-            if (text.endsWith("%")) {
-                double share = Double.parseDouble(text.substring(0, text.length() - 1)) / 100.0 * minions;
+            if (text.contains("%")) {
+                double share = Double.parseDouble(stripPercent(text)) / 100.0 * minions;
                 int size = share < 1 ? (int) Math.ceil(share) : (int) share;
-                if (share < 0) {
+                if (share < 0 || !Double.isFinite(share)) {
                     throw new NumberFormatException(text);
                 }
                 return size;
@@ -61,8 +64,21 @@ final class LocalBatch {
             }
             return size;
         } catch (NumberFormatException e) {
-            throw ApiException.badRequest("Invalid batch data sent: " + text + ": data must be in the form of 10%, or 3");
+            throw ApiException.badRequest("Invalid batch data sent: " + text + ": data must be in the form of %10, 10% or 3");
         }
+    }
+
+    /** Python's {@code str.strip("%")}: every {@code %} at either end. */
+    private static String stripPercent(String text) {
+        int from = 0;
+        int to = text.length();
+        while (from < to && text.charAt(from) == '%') {
+            from++;
+        }
+        while (to > from && text.charAt(to - 1) == '%') {
+            to--;
+        }
+        return text.substring(from, to);
     }
 
     List<Object> run(LocalEventClient events, Lowstate low, List<Object> arg, Object batch) {

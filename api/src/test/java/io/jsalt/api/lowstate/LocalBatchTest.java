@@ -18,6 +18,13 @@ class LocalBatchTest {
     }
 
     @Test
+    void thePercentSignMayComeFirstAsSaltAndTheCliTakeIt() {
+        assertThat(LocalBatch.batchSize("%50", 5)).isEqualTo(2);
+        assertThat(LocalBatch.batchSize("%10", 3)).isEqualTo(1);
+        assertThat(LocalBatch.batchSize(" %25 ", 8)).isEqualTo(2);
+    }
+
+    @Test
     void aCountIsTakenAsItIs() {
         assertThat(LocalBatch.batchSize(3, 10)).isEqualTo(3);
         assertThat(LocalBatch.batchSize("12", 10)).isEqualTo(12);
@@ -25,7 +32,7 @@ class LocalBatchTest {
 
     @Test
     void anythingElseIsABadRequest() {
-        for (Object bad : new Object[] {"lots", "0", "-1", "-5%", "%", ""}) {
+        for (Object bad : new Object[] {"lots", "0", "-1", "-5%", "%-5", "%", "%%", "", "1%0", "%x", "NaN%", "%Infinity"}) {
             assertThatThrownBy(() -> LocalBatch.batchSize(bad, 10)).as(String.valueOf(bad)).isInstanceOf(ApiException.class)
                     .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(400));
         }

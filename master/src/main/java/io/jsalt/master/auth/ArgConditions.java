@@ -1,5 +1,6 @@
 package io.jsalt.master.auth;
 
+import io.jsalt.modules.binding.KeywordString;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,69 +19,115 @@ import java.util.Map;
  * arguments are {@code cwd}, {@code stdin} and {@code runas}. Here a condition describes the whole call: more
  * positional arguments than it has {@code args}, or a keyword argument its {@code kwargs} does not name, is
  * refused. A list or mapping argument passes only a null condition.
+ *
+ * <p>The arguments are judged as the minion (or the runner) will bind them, so that a condition cannot be walked
+ * around by passing a keyword argument in another form: a {@code {"__kwarg__": True, ...}} mapping anywhere in
+ * {@code arg} (not only last) carries keyword arguments, and so does a string {@code name=value} (Salt's
+ * {@code KWARG_REGEX}). A runner always reads such a string as a keyword; a minion does when its function takes
+ * that name (jsalt's {@code FunctionBinder}) or any keyword (Salt's {@code load_args_and_kwargs}), which the
+ * master cannot know, so a publish must pass under every reading: each such string positional, or a keyword.
+ * A keyword read from a string must match as written and as the minion reads it ({@code force=yes} is
+ * {@code True}). A publish with more than {@link #MAX_AMBIGUOUS} such strings passes no condition.
  */
-public record ArgConditions(List<Object> args, Map<String, Object> kwargs) {
+public final class ArgConditions {
     private static final String KWARG_MARK = "__kwarg__";
+    /** Readings double with each {@code name=value} string of a publish; past this many, the call passes no condition. */
+    static final int MAX_AMBIGUOUS = 8;
 
-    public static final ArgConditions NONE = new ArgConditions(List.of(), Map.of());
+    public static final ArgConditions NONE = new ArgConditions(List.of(new Reading(List.of(), Map.of())));
+    /** Arguments that are not known (too big to have been kept): they pass no condition, only an unconditional right. */
+    public static final ArgConditions UNKNOWN = new ArgConditions(List.of());
 
-    public ArgConditions {
-        args = args == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(args));
-        kwargs = kwargs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kwargs));
+    /** One way the call may be bound: its positional and keyword arguments. */
+    private record Reading(List<Object> args, Map<String, Object> kwargs) {}
+
+    /** A keyword argument written {@code name=value}: the text after {@code =}, and the value the minion reads from it. */
+    private record KeywordText(String written, Object read) {}
+
+    /** Every way the call may be bound (empty: too many to judge, so no condition passes). */
+    private final List<Reading> readings;
+
+    private ArgConditions(List<Reading> readings) {
+        this.readings = List.copyOf(readings);
     }
 
     /**
-     * A publish's {@code arg} list, with Salt's LocalClient's trailing {@code {"__kwarg__": True, ...}} taken
-     * as the keyword arguments (as Salt's {@code auth_check} reads it).
+     * A publish's {@code arg} list as a minion binds it: {@code {"__kwarg__": True, ...}} mappings (Salt's
+     * LocalClient puts one last, but a minion takes one anywhere) are keyword arguments, and each {@code name=value}
+     * string may be a keyword or positional.
      */
     public static ArgConditions ofPublish(List<?> arg) {
         if (arg == null || arg.isEmpty()) {
             return NONE;
         }
-        List<Object> positional = new ArrayList<>(arg);
-        Map<String, Object> kwargs = new LinkedHashMap<>();
-        if (positional.get(positional.size() - 1) instanceof Map<?, ?> last && Boolean.TRUE.equals(last.get(KWARG_MARK))) {
-            positional.remove(positional.size() - 1);
-            last.forEach((k, v) -> {
-                if (!KWARG_MARK.equals(k)) {
-                    kwargs.put(String.valueOf(k), v);
-                }
-            });
+        long ambiguous = arg.stream().filter(a -> a instanceof String s && KeywordString.parse(s).isPresent()).count();
+        if (ambiguous > MAX_AMBIGUOUS) {
+            return UNKNOWN;
         }
-        return new ArgConditions(positional, kwargs);
+        List<Reading> readings = new ArrayList<>();
+        for (int asKeywords = 0; asKeywords < 1 << ambiguous; asKeywords++) {
+            readings.add(read(arg, asKeywords, Map.of()));
+        }
+        return new ArgConditions(readings);
     }
 
-    /** A runner's or wheel's {@code arg} and {@code kwarg} (Salt's spec_check reads {@code args.get("arg")}, {@code args.get("kwarg")}). */
+    /**
+     * A runner's or wheel's {@code arg} and {@code kwarg} (Salt's spec_check reads {@code args.get("arg")},
+     * {@code args.get("kwarg")}), as the runner binds them: {@code __kwarg__} mappings and {@code name=value} strings
+     * in {@code arg} are keyword arguments, and {@code kwarg} adds to them.
+     */
     public static ArgConditions of(Object arg, Object kwarg) {
-        List<Object> positional = new ArrayList<>();
-        if (arg instanceof List<?> l) {
-            positional.addAll(l);
-        } else if (arg != null) {
-            positional.add(arg);
+        List<Object> given = arg instanceof List<?> l ? new ArrayList<>(l) : new ArrayList<>();
+        if (arg != null && !(arg instanceof List<?>)) {
+            given.add(arg);
         }
-        Map<String, Object> kwargs = new LinkedHashMap<>();
+        Map<String, Object> named = new LinkedHashMap<>();
         if (kwarg instanceof Map<?, ?> m) {
-            m.forEach((k, v) -> {
-                if (!KWARG_MARK.equals(k)) {
-                    kwargs.put(String.valueOf(k), v);
-                }
-            });
+            m.forEach((k, v) -> named.put(String.valueOf(k), v));
         }
-        return new ArgConditions(positional, kwargs);
+        return new ArgConditions(List.of(read(given, -1, named)));
+    }
+
+    /** One reading of {@code arg}: the i-th {@code name=value} string is a keyword when bit i of {@code asKeywords} is set. */
+    private static Reading read(List<?> arg, int asKeywords, Map<String, Object> kwarg) {
+        List<Object> positional = new ArrayList<>();
+        Map<String, Object> kwargs = new LinkedHashMap<>();
+        int nth = 0;
+        for (Object item : arg) {
+            if (item instanceof Map<?, ?> map && Boolean.TRUE.equals(map.get(KWARG_MARK))) {
+                map.forEach((k, v) -> kwargs.put(String.valueOf(k), v));
+                continue;
+            }
+            java.util.Optional<KeywordString> keyword = item instanceof String s ? KeywordString.parse(s) : java.util.Optional.empty();
+            if (keyword.isPresent() && (asKeywords & (1 << nth++)) != 0) {
+                String name = keyword.get().name();
+                kwargs.put(name, new KeywordText(((String) item).substring(name.length() + 1), keyword.get().value()));
+            } else {
+                positional.add(item);
+            }
+        }
+        kwargs.putAll(kwarg);
+        kwargs.remove(KWARG_MARK);
+        return new Reading(positional, kwargs);
     }
 
     /** Whether these arguments satisfy {@code condition} (a mapping, or a list of mappings any of which will do). */
     public boolean satisfy(Object condition) {
+        if (readings.isEmpty()) {
+            return false;
+        }
         List<?> alternatives = condition instanceof List<?> l ? l : java.util.Collections.singletonList(condition);
-        for (Object alternative : alternatives) {
-            if (alternative instanceof Map<?, ?> cond && satisfiesOne(cond)) {
-                return true;
+        for (Reading reading : readings) {
+            if (alternatives.stream().noneMatch(alternative -> alternative instanceof Map<?, ?> cond && satisfiesOne(cond, reading))) {
+                return false;
             }
         }
-        return false;
+        return true;
     }
 
-    private boolean satisfiesOne(Map<?, ?> cond) {
+    private static boolean satisfiesOne(Map<?, ?> cond, Reading reading) {
+        List<Object> args = reading.args();
+        Map<String, Object> kwargs = reading.kwargs();
         for (Object key : cond.keySet()) {
             if (!"args".equals(key) && !"kwargs".equals(key)) {
                 return false; // a misspelt condition ("arg:") must not allow everything
@@ -116,6 +163,9 @@ public record ArgConditions(List<Object> args, Map<String, Object> kwargs) {
     private static boolean valueMatches(Object condition, Object value) {
         if (condition == null) {
             return true; // Salt: None == '.*', any value
+        }
+        if (value instanceof KeywordText keyword) {
+            return valueMatches(condition, keyword.written()) && valueMatches(condition, keyword.read());
         }
         String text = pythonStr(value);
         return text != null && AuthList.matches(String.valueOf(condition), text);

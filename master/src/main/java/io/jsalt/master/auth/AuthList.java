@@ -37,16 +37,9 @@ public final class AuthList {
     }
 
     /**
-     * Whether {@code fun} may run on exactly the minions {@code targeted}; {@code expand} resolves an ACL's
-     * target (as a compound expression) to minion ids. An empty {@code targeted} is always refused.
-     */
-    public boolean allowsPublish(String fun, Set<String> targeted, BiFunction<String, String, Set<String>> expand) {
-        return allowsPublish(fun, ArgConditions.NONE, targeted, expand);
-    }
-
-    /**
-     * Whether {@code fun} with arguments {@code args} may run on exactly the minions {@code targeted}; an entry
-     * {@code {fun: {args, kwargs}}} in a target's list allows only calls whose arguments satisfy it.
+     * Whether {@code fun} with arguments {@code args} may run on exactly the minions {@code targeted}; {@code expand}
+     * resolves an ACL's target (as a compound expression) to minion ids. An empty {@code targeted} is always
+     * refused; an entry {@code {fun: {args, kwargs}}} in a target's list allows only calls whose arguments satisfy it.
      */
     public boolean allowsPublish(String fun, ArgConditions args, Set<String> targeted, BiFunction<String, String, Set<String>> expand) {
         if (targeted.isEmpty()) {
@@ -76,12 +69,10 @@ public final class AuthList {
         return entries.contains("@events");
     }
 
-    /** Whether {@code fun} of kind {@code form} ({@code runner} or {@code wheel}) is allowed (Salt's spec_check). */
-    public boolean allowsSpecial(String form, String fun) {
-        return allowsSpecial(form, fun, ArgConditions.NONE);
-    }
-
-    /** As {@link #allowsSpecial(String, String)}, with the call's {@code arg}/{@code kwarg} checked against argument conditions. */
+    /**
+     * Whether {@code fun} of kind {@code form} ({@code runner} or {@code wheel}) is allowed (Salt's spec_check), with
+     * the call's {@code arg}/{@code kwarg} checked against argument conditions.
+     */
     public boolean allowsSpecial(String form, String fun, ArgConditions args) {
         String module = fun.contains(".") ? fun.substring(0, fun.indexOf('.')) : fun;
         for (Object entry : entries) {

@@ -14,11 +14,17 @@ import org.slf4j.LoggerFactory;
  * when the backend is no longer configured or no longer knows them, the token is deleted. Backends:
  * {@code file}, {@code pam}, {@code ldap}; any other name is refused like a wrong password. The groups a
  * backend reports at login (kept in the token) fill the {@code group%} entries.
+ *
+ * <p>The {@code ldap} and {@code pam} backends are asked on {@link BackendCalls}' threads, never on the MWorker
+ * itself: a login waits at most {@link #LOGIN_WAIT} for the verdict, and whether a token's user still exists
+ * is remembered for a while ({@link KnownUsers}), so a hung directory cannot stall the worker pool.
  */
 public final class Eauth {
     private static final Logger log = LoggerFactory.getLogger(Eauth.class);
     public static final String BAD_TOKEN = "Authentication failure of type \"token\" occurred.";
     public static final String BAD_CREDENTIALS = "Authentication failure of type \"eauth\" occurred.";
+    /** How long a login waits for a slow backend's verdict (an LDAP connection gives up by itself after 5 s). */
+    static final java.time.Duration LOGIN_WAIT = java.time.Duration.ofSeconds(6);
 
     /** An authenticated user: their name, the backend that vouched for them, how ({@code token} or {@code eauth}), their rights. */
     public record Caller(String name, String eauth, String via, AuthList perms) {}
@@ -26,6 +32,8 @@ public final class Eauth {
     private final EauthSettings settings;
     private final TokenFiles tokens;
     private final LoginLimiter limiter;
+    private final BackendCalls backendCalls = new BackendCalls();
+    private final KnownUsers knownUsers = new KnownUsers(backendCalls, java.time.Clock.systemUTC());
 
     public Eauth(EauthSettings settings, TokenFiles tokens) {
         this(settings, tokens, new LoginLimiter(java.time.Clock.systemUTC(), () -> settings.current().loginLimits()));
@@ -103,8 +111,10 @@ public final class Eauth {
                     address == null ? "direct clients" : Printable.quoted(address));
             throw new EauthException(LoginLimiter.TOO_MANY);
         }
-        Optional<List<String>> groups = eauth == null || user == null || password == null ? Optional.empty()
-                : backend(eauth).flatMap(b -> b.authenticate(user, password));
+        Optional<EauthBackend> backend = eauth == null || user == null || password == null ? Optional.empty() : backend(eauth);
+        Optional<List<String>> groups = backend.isEmpty() ? Optional.empty()
+                : slow(eauth) ? backendCalls.call("the " + eauth + " backend", () -> backend.get().authenticate(user, password), LOGIN_WAIT)
+                : backend.get().authenticate(user, password);
         if (groups.isEmpty()) {
             limiter.failed(name, address);
             throw new EauthException(BAD_CREDENTIALS);
@@ -113,7 +123,16 @@ public final class Eauth {
     }
 
     private boolean stillExists(String eauth, String user) {
-        return backend(eauth).map(b -> b.hasUser(user)).orElse(false);
+        Optional<EauthBackend> backend = backend(eauth);
+        if (backend.isEmpty()) {
+            return false;
+        }
+        return slow(eauth) ? knownUsers.stillKnown(eauth, user, () -> backend.get().hasUser(user)) : backend.get().hasUser(user);
+    }
+
+    /** A backend that asks another service (a directory, the PAM stack): asked off the MWorker, its answers remembered. */
+    private static boolean slow(String eauth) {
+        return "ldap".equals(eauth) || "pam".equals(eauth);
     }
 
     private Optional<EauthBackend> backend(String eauth) {

@@ -13,4 +13,9 @@ public interface EauthBackend {
 
     /** Whether the backend still knows the user (a user it no longer knows loses their live tokens). */
     boolean hasUser(String user);
+
+    /** A name worth handing a backend (PAM, a directory): not empty, at most 256 characters, no control characters. */
+    static boolean plausibleName(String user) {
+        return user != null && !user.isEmpty() && user.length() <= 256 && user.chars().noneMatch(Character::isISOControl);
+    }
 }

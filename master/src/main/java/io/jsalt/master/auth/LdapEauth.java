@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Safer than Salt: the user name is escaped in the filter and in the DN (Salt puts it raw into the group
  * search filter), an empty password is refused (an LDAP simple bind with one is an anonymous bind and succeeds),
- * and every connection has a 5 s connect and read timeout. Active Directory and FreeIPA group layouts are not
+ * and every connection has a 5 s connect and read timeout ({@link Eauth} asks this backend off the MWorkers, and
+ * remembers {@link #hasUser} for a while). Active Directory and FreeIPA group layouts are not
  * offered.
  */
 public final class LdapEauth implements EauthBackend {
@@ -53,7 +54,7 @@ public final class LdapEauth implements EauthBackend {
 
     @Override
     public Optional<List<String>> authenticate(String user, String password) {
-        if (password == null || password.isEmpty() || !plausible(user)) {
+        if (password == null || password.isEmpty() || !EauthBackend.plausibleName(user)) {
             return Optional.empty();
         }
         try {
@@ -82,7 +83,7 @@ public final class LdapEauth implements EauthBackend {
     /** Found by a search when one is configured; a DN template cannot tell, so the user is taken to exist. */
     @Override
     public boolean hasUser(String user) {
-        if (!plausible(user)) {
+        if (!EauthBackend.plausibleName(user)) {
             return false;
         }
         if (!searches()) {
@@ -249,11 +250,6 @@ public final class LdapEauth implements EauthBackend {
         } catch (javax.naming.InvalidNameException e) {
             return Optional.empty();
         }
-    }
-
-    /** A name that could be an account: not empty, not huge, no control characters. */
-    private static boolean plausible(String user) {
-        return user != null && !user.isEmpty() && user.length() <= 256 && user.chars().noneMatch(Character::isISOControl);
     }
 
     private static void close(LdapContext ctx) {

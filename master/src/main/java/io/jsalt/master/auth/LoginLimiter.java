@@ -3,8 +3,8 @@ package io.jsalt.master.auth;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -16,7 +16,11 @@ import java.util.function.Supplier;
  * oldest failure leaves the window. The address is known only when jsalt-api vouches for it (see
  * {@code io.jsalt.master.request.SourceAddress}); every other client counts as the one address
  * {@code direct}, so spraying one password over many names is bounded too. A success erases nothing.
- * Memory is bounded: past {@link #MAX_KEYS} names and addresses the table is cleared (erring towards a login).
+ * Memory is bounded: at most {@link #MAX_KEYS} names and addresses are tracked. When a new one comes and the
+ * table is full, a key whose failures have all left the window goes first; when none has, the key with the
+ * fewest failures in the window (the one asked about longest ago among equals). So a flood of failures over
+ * many other names and addresses cannot reset the count of a name under attack: it only churns keys with as
+ * few failures as its own (clearing the whole table, as this once did, reset every count).
  */
 public final class LoginLimiter {
     static final int MAX_KEYS = 10_000;
@@ -29,7 +33,8 @@ public final class LoginLimiter {
 
     private final Clock clock;
     private final Supplier<Limits> limits;
-    private final Map<String, Deque<Long>> failures = new ConcurrentHashMap<>();
+    /** The failure times of each key, in the order of their last failure (the most recent last). */
+    private final Map<String, Deque<Long>> failures = new LinkedHashMap<>(256, 0.75f, true);
 
     public LoginLimiter(Clock clock, Supplier<Limits> limits) {
         this.clock = clock;
@@ -37,16 +42,18 @@ public final class LoginLimiter {
     }
 
     /** Whether a password for {@code user} from {@code address} (null: a direct client) may be tried now. */
-    public boolean allows(String user, String address) {
+    public synchronized boolean allows(String user, String address) {
         return under("user:" + user) && under("addr:" + where(address));
     }
 
-    public void failed(String user, String address) {
-        if (failures.size() >= MAX_KEYS) {
-            failures.clear();
-        }
+    public synchronized void failed(String user, String address) {
         record("user:" + user);
         record("addr:" + where(address));
+    }
+
+    /** How many names and addresses are tracked now. */
+    synchronized int tracked() {
+        return failures.size();
     }
 
     private boolean under(String key) {
@@ -54,18 +61,40 @@ public final class LoginLimiter {
         if (times == null) {
             return true;
         }
-        synchronized (times) {
-            prune(times);
-            return times.size() < limits.get().maxFailures();
-        }
+        prune(times);
+        return times.size() < limits.get().maxFailures();
     }
 
     private void record(String key) {
-        Deque<Long> times = failures.computeIfAbsent(key, k -> new ArrayDeque<>());
-        synchronized (times) {
-            prune(times);
-            times.addLast(clock.millis());
+        Deque<Long> times = failures.get(key);
+        if (times == null) {
+            if (failures.size() >= MAX_KEYS) {
+                evictOne();
+            }
+            times = new ArrayDeque<>();
+            failures.put(key, times);
         }
+        prune(times);
+        times.addLast(clock.millis());
+    }
+
+    /** Makes room: a key with no failure left in the window, else the one with the fewest (the least recently used among equals). */
+    private void evictOne() {
+        String fewest = null;
+        int fewestCount = Integer.MAX_VALUE;
+        for (var it = failures.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Deque<Long>> e = it.next();
+            prune(e.getValue());
+            if (e.getValue().isEmpty()) {
+                it.remove();
+                return;
+            }
+            if (e.getValue().size() < fewestCount) {
+                fewest = e.getKey();
+                fewestCount = e.getValue().size();
+            }
+        }
+        failures.remove(fewest);
     }
 
     private void prune(Deque<Long> times) {

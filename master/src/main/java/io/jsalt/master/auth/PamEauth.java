@@ -4,7 +4,6 @@ import io.jsalt.transport.codec.Printable;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.jvnet.libpam.PAM;
 import org.jvnet.libpam.PAMException;
 import org.jvnet.libpam.UnixUser;
 import org.slf4j.Logger;
@@ -17,12 +16,24 @@ import org.slf4j.LoggerFactory;
  * {@code group%} entries. As in Salt, PAM runs inside the master, whose user must be allowed to check
  * passwords (root, or a member of {@code shadow} for {@code pam_unix}).
  *
- * <p>One PAM transaction at a time: PAM modules are not all thread-safe (pam_unix reads the password files
- * through non-reentrant libc calls), and logins are rare and limited anyway ({@link LoginLimiter}).
+ * <p>One PAM transaction at a time per user name, so a wrong password's {@code pam_faildelay} (seconds) holds
+ * back only that user's next attempt, not everyone's login; transactions of different users run at once (each
+ * with its own PAM handle, which Linux-PAM allows; its modules read the password files through the reentrant
+ * {@code pam_modutil} calls), at most as many as {@link Eauth}'s backend threads. The account and its groups
+ * are read with libc's non-reentrant {@code getpwnam}/{@code getgrgid}, one at a time ({@link #LIBC}).
  */
 public final class PamEauth implements EauthBackend {
     private static final Logger log = LoggerFactory.getLogger(PamEauth.class);
-    private static final Object ONE_AT_A_TIME = new Object();
+    /** libc's passwd and group lookups share static buffers: one reader at a time. */
+    private static final Object LIBC = new Object();
+    /** One transaction at a time per user: a name always takes the same one of these locks. */
+    private static final Object[] PER_USER = new Object[64];
+
+    static {
+        for (int i = 0; i < PER_USER.length; i++) {
+            PER_USER[i] = new Object();
+        }
+    }
 
     private final String service;
 
@@ -32,45 +43,47 @@ public final class PamEauth implements EauthBackend {
 
     @Override
     public Optional<List<String>> authenticate(String user, String password) {
-        if (password == null || password.isEmpty() || !plausible(user)) {
+        if (password == null || password.isEmpty() || !EauthBackend.plausibleName(user)) {
             return Optional.empty();
         }
-        synchronized (ONE_AT_A_TIME) {
-            PAM pam = null;
-            try {
-                pam = new PAM(service);
-                UnixUser unix = pam.authenticate(user, password);
-                return Optional.of(List.copyOf(new TreeSet<>(unix.getGroups())));
-            } catch (PAMException e) {
-                log.info("pam ({}) refused {}: {}", service, Printable.quoted(user), e.getMessage());
-                return Optional.empty();
-            } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-                log.error("pam eauth is unavailable: the host's libpam cannot be loaded ({})", e.toString());
-                return Optional.empty();
-            } finally {
-                if (pam != null) {
-                    pam.dispose();
-                }
+        String account;
+        try {
+            synchronized (PER_USER[Math.floorMod(user.hashCode(), PER_USER.length)]) {
+                account = PamConversation.authenticate(service, user, password);
             }
+        } catch (PAMException e) {
+            log.info("pam ({}) refused {}: {}", service, Printable.quoted(user), e.getMessage());
+            return Optional.empty();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            log.error("pam eauth is unavailable: the host's libpam cannot be loaded ({})", e.toString());
+            return Optional.empty();
+        }
+        try {
+            synchronized (LIBC) {
+                return Optional.of(List.copyOf(new TreeSet<>(new UnixUser(account).getGroups())));
+            }
+        } catch (PAMException e) {
+            log.info("pam ({}) accepted {} but the account cannot be read: {}", service, Printable.quoted(user), e.getMessage());
+            return Optional.empty();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            log.error("pam eauth is unavailable: the host's libc cannot be loaded ({})", e.toString());
+            return Optional.empty();
         }
     }
 
     /** The OS still has the account (a user deleted from the host loses their live tokens). */
     @Override
     public boolean hasUser(String user) {
-        if (!plausible(user)) {
+        if (!EauthBackend.plausibleName(user)) {
             return false;
         }
         try {
-            return UnixUser.exists(user);
+            synchronized (LIBC) {
+                return UnixUser.exists(user);
+            }
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             log.error("pam eauth is unavailable: the host's libc cannot be loaded ({})", e.toString());
             return false;
         }
-    }
-
-    /** What PAM is handed: a name with no control characters, at most 256 characters. */
-    private static boolean plausible(String user) {
-        return user != null && !user.isEmpty() && user.length() <= 256 && user.chars().noneMatch(Character::isISOControl);
     }
 }

@@ -25,9 +25,12 @@ public final class JobReadRule {
                 new LinkedHashSet<>(job.minions()), (tgt, tgtType) -> EauthGuard.expand(targets, tgt, tgtType));
     }
 
-    /** A runner call: the caller's, and still within their runner rights. */
+    /**
+     * A runner call: the caller's, and still within their runner rights; when its arguments were too big to keep,
+     * only an unconditional right (no argument condition) will do.
+     */
     public boolean mayRead(Eauth.Caller caller, RunnerCalls.Call call) {
-        return caller.name().equals(call.user())
-                && caller.perms().allowsSpecial("runner", call.fun(), ArgConditions.of(call.arg(), call.kwarg()));
+        return caller.name().equals(call.user()) && caller.perms().allowsSpecial("runner", call.fun(),
+                call.argsKept() ? ArgConditions.of(call.arg(), call.kwarg()) : ArgConditions.UNKNOWN);
     }
 }

@@ -66,7 +66,10 @@ public final class RunnerCommand implements ClearCommand, AutoCloseable {
         String user = Wire.optString(load, "user", "root");
         String jid = jids.next();
         String tag = "salt/run/" + jid;
-        calls.record(jid, new RunnerCalls.Call(user, fun, arg, kwarg));
+        Prepared prepared = prepare(fun, arg, kwarg);
+        if (prepared.refused() == null) {
+            calls.record(jid, RunnerCalls.Call.of(user, fun, arg, kwarg)); // a refused call has no events worth showing its user
+        }
 
         Map<String, Object> started = new LinkedHashMap<>();
         started.put("fun", "runner." + fun);
@@ -78,7 +81,7 @@ public final class RunnerCommand implements ClearCommand, AutoCloseable {
         if (Boolean.TRUE.equals(load.get("asynchronous"))) {
             events.fire(tag + "/new", started); // before the call can finish and fire its return
             try {
-                async.execute(() -> finish(tag, started, fun, arg, kwarg));
+                async.execute(() -> finish(tag, started, fun, prepared));
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 log.warn("runner {} refused: {} asynchronous runner calls are already waiting", fun, ASYNC_QUEUE);
                 String refused = "too many asynchronous runner calls waiting: try again later";
@@ -92,7 +95,7 @@ public final class RunnerCommand implements ClearCommand, AutoCloseable {
             body.put("jid", jid);
         } else {
             events.fire(tag + "/new", started);
-            Outcome outcome = finish(tag, started, fun, arg, kwarg);
+            Outcome outcome = finish(tag, started, fun, prepared);
             body.put("jid", jid);
             body.put("tag", tag);
             body.put("fun", fun);
@@ -106,8 +109,8 @@ public final class RunnerCommand implements ClearCommand, AutoCloseable {
     }
 
     /** Runs the call and fires {@code salt/run/<jid>/ret}. */
-    private Outcome finish(String tag, Map<String, Object> started, String fun, List<Object> arg, Map<String, Object> kwarg) {
-        Outcome outcome = run(fun, arg, kwarg);
+    private Outcome finish(String tag, Map<String, Object> started, String fun, Prepared prepared) {
+        Outcome outcome = prepared.refused() != null ? prepared.refused() : run(fun, prepared.function(), prepared.args());
         Map<String, Object> finished = new LinkedHashMap<>(started);
         finished.put("return", outcome.value());
         finished.put("success", outcome.success());
@@ -123,20 +126,25 @@ public final class RunnerCommand implements ClearCommand, AutoCloseable {
 
     private record Outcome(Object value, boolean success) {}
 
-    private Outcome run(String fun, List<Object> arg, Map<String, Object> kwarg) {
+    /** A call ready to run (its function and bound arguments), or refused with Salt's answer. */
+    private record Prepared(RunnerFunction function, RunnerArgs args, Outcome refused) {}
+
+    private Prepared prepare(String fun, List<Object> arg, Map<String, Object> kwarg) {
         Optional<RunnerFunction> found = registry.find(fun);
         if (found.isEmpty()) {
             log.warn("runner function refused: {}", Printable.quoted(fun));
-            return new Outcome("'" + fun + "' is not available.", false); // Salt's wording
+            return new Prepared(null, null, new Outcome("'" + fun + "' is not available.", false)); // Salt's wording
         }
         RunnerFunction function = found.get();
-        RunnerArgs args;
         try {
-            args = ArgumentBinder.bind(function.signature(), arg, kwarg);
+            return new Prepared(function, ArgumentBinder.bind(function.signature(), arg, kwarg), null);
         } catch (InvalidRunnerArgumentsException e) {
             log.info("runner {} refused its arguments: {}", fun, Printable.reason(e));
-            return new Outcome(function.signature() + ": " + e.getMessage(), false);
+            return new Prepared(function, null, new Outcome(function.signature() + ": " + e.getMessage(), false));
         }
+    }
+
+    private Outcome run(String fun, RunnerFunction function, RunnerArgs args) {
         try {
             Object value = function.body().call(args);
             log.info("runner {} done", fun);

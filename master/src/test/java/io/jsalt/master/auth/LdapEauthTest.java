@@ -182,13 +182,13 @@ class LdapEauthTest {
         }
         assertThat(token.get().groups()).containsExactlyInAnyOrder("ops", "dev");
         AuthList ann = eauth.rights("ldap", "ann", token.get().groups());
-        assertThat(ann.allowsSpecial("runner", "jobs.list_jobs")).isTrue();
+        assertThat(ann.allowsSpecial("runner", "jobs.list_jobs", ArgConditions.NONE)).isTrue();
         assertThat(ann.entries()).containsExactlyInAnyOrder("@runner", "test.*");
         try {
             Eauth.Caller bob = eauth.caller(Map.of("eauth", "ldap", "username", "bob", "password", "bob-pw"));
             assertThat(bob.perms().entries()).containsExactly("test.*");
             Eauth.Caller byToken = eauth.caller(Map.of("token", token.get().token()));
-            assertThat(byToken.perms().allowsSpecial("runner", "manage.up")).isTrue();
+            assertThat(byToken.perms().allowsSpecial("runner", "manage.up", ArgConditions.NONE)).isTrue();
         } catch (EauthException e) {
             throw new AssertionError(e);
         }

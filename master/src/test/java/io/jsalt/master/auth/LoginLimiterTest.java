@@ -61,4 +61,38 @@ class LoginLimiterTest {
         assertThat(limiter.allows("d", null)).isFalse();
         assertThat(limiter.allows("d", "192.0.2.1")).isTrue();
     }
+
+    @Test
+    void aGuesserWithManyAddressesCannotResetTheLimitOfTheNameTheyGuessAt() {
+        LoginLimiter defaults = new LoginLimiter(clock, () -> LoginLimiter.Limits.DEFAULTS);
+        for (int i = 0; i < 10; i++) {
+            defaults.failed("admin", "198.51.100." + i);
+        }
+        assertThat(defaults.allows("admin", "203.0.113.1")).isFalse();
+        // the same guesser, from 1,000 addresses of an IPv6 /64, each within its own 10 failures, other names
+        int n = 0;
+        for (int a = 0; a < 1000; a++) {
+            for (int k = 0; k < 9; k++) {
+                defaults.failed("x" + (n++), "2001:db8::" + Integer.toHexString(a));
+            }
+        }
+        assertThat(defaults.allows("admin", "203.0.113.1")).isFalse();
+        assertThat(defaults.tracked()).isEqualTo(LoginLimiter.MAX_KEYS);
+    }
+
+    @Test
+    void whenTheTableIsFullKeysWhoseFailuresLeftTheWindowGoFirst() {
+        limiter.failed("old", "192.0.2.1");
+        millis.addAndGet(30_000);
+        limiter.failed("thatch", "192.0.2.2");
+        limiter.failed("thatch", "192.0.2.2");
+        millis.addAndGet(30_000); // old's failure has left the window; thatch's two have not
+        for (int i = 0; i < LoginLimiter.MAX_KEYS; i++) {
+            limiter.failed("n" + i, "192.0.2.3");
+        }
+        assertThat(limiter.tracked()).isEqualTo(LoginLimiter.MAX_KEYS);
+        limiter.failed("thatch", "192.0.2.4");
+        assertThat(limiter.allows("thatch", "192.0.2.5")).as("thatch's count survived the flood").isFalse();
+        assertThat(limiter.allows("n" + (LoginLimiter.MAX_KEYS - 1), "192.0.2.5")).isTrue();
+    }
 }

@@ -33,17 +33,27 @@ class PamEauthTest {
     private final String service = "jsalt-test-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
     private final Path serviceFile = Path.of("/etc/pam.d", service);
     private final Thread cleanup = new Thread(this::removeService, "jsalt-pam-test-cleanup");
+    /** Where the user {@code slowpoke}'s conversation says it has started, and waits (at most 15 s) to be let go. */
+    private Path entered;
+    private Path release;
 
     @BeforeAll
     void installService(@TempDir Path dir) throws IOException {
         Path check = dir.resolve("check-password");
+        entered = dir.resolve("entered");
+        release = dir.resolve("release");
         // pam_exec's expose_authtok writes the password to stdin, ended by a NUL
         Files.writeString(check, """
                 #!/bin/bash
+                if [ "$PAM_USER" = slowpoke ]; then
+                  touch '%s'
+                  for i in $(seq 300); do [ -e '%s' ] && break; sleep 0.05; done
+                  exit 1
+                fi
                 [ "$PAM_USER" = nobody ] || exit 1
                 IFS= read -r -d '' offered
                 [ "$offered" = '%s' ]
-                """.formatted(PASSWORD));
+                """.formatted(entered, release, PASSWORD));
         Files.setPosixFilePermissions(check, PosixFilePermissions.fromString("rwx------"));
         Runtime.getRuntime().addShutdownHook(cleanup);
         Files.writeString(serviceFile, """
@@ -106,5 +116,22 @@ class PamEauthTest {
 
         assertThat(token.groups()).containsExactly("nogroup");
         assertThat(eauth.caller(Map.of("token", token.token())).perms().entries()).containsExactlyInAnyOrder("@jobs", "test.ping");
+    }
+
+    @Test
+    void aSlowConversationHoldsBackOnlyItsOwnUser() throws Exception {
+        PamEauth pam = new PamEauth(service);
+        java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<java.util.Optional<List<String>>> slow = other.submit(() -> pam.authenticate("slowpoke", "a guess"));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> Files.exists(entered));
+            // PAM is still talking to slowpoke's stack (a faildelay, a slow module): nobody logs in meanwhile
+            assertThat(pam.authenticate("nobody", PASSWORD)).contains(List.of("nogroup"));
+            assertThat(slow.isDone()).as("slowpoke's conversation was still running").isFalse();
+            Files.createFile(release);
+            assertThat(slow.get(20, java.util.concurrent.TimeUnit.SECONDS)).isEmpty();
+        } finally {
+            other.shutdownNow();
+        }
     }
 }

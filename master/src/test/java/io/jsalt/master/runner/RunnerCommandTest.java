@@ -30,6 +30,7 @@ class RunnerCommandTest {
     final RecordedEvents events = new RecordedEvents();
     String secret;
     RunnerCommand command;
+    final RunnerCalls calls = new RunnerCalls();
     final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
 
     @org.junit.jupiter.api.AfterEach
@@ -63,7 +64,7 @@ class RunnerCommandTest {
                         return "interrupted";
                     }
                 }));
-        command = new RunnerCommand(key, new RunnerRegistry(List.of(echo)), new Jids(), bus, new RunnerCalls());
+        command = new RunnerCommand(key, new RunnerRegistry(List.of(echo)), new Jids(), bus, calls);
     }
 
     @Test
@@ -181,6 +182,33 @@ class RunnerCommandTest {
         EventFrame last = events.all().get(events.all().size() - 1);
         assertThat(last.tag()).endsWith("/ret");
         assertThat(last.data()).containsEntry("success", false);
+    }
+
+    @Test
+    void aRefusedCallsArgumentsAreNotKeptInMemory() {
+        Map<String, Object> junk = Map.of("junk", "x".repeat(1_000_000));
+        String unknown = Wire.string(Wire.map(call("no.such_function", List.of(), junk, secret), "load"), "jid");
+        // 10,000 such calls (RunnerCalls.CAPACITY) kept 10 GB of junk: the bound was by count, not by bytes
+        assertThat(calls.find(unknown)).isEmpty();
+        String unbound = Wire.string(Wire.map(call("demo.echo", List.of("hi"), junk, secret), "load"), "jid");
+        assertThat(calls.find(unbound)).as("arguments that do not bind: refused too").isEmpty();
+    }
+
+    @Test
+    void anAcceptedCallIsRecordedWithItsArgumentsOnlyWhileTheyAreSmall() {
+        String small = Wire.string(Wire.map(call("demo.echo", List.of("hi"), Map.of("loud", true), secret), "load"), "jid");
+        assertThat(calls.find(small)).hasValueSatisfying(c -> {
+            assertThat(c.user()).isEqualTo("tester");
+            assertThat(c.fun()).isEqualTo("demo.echo");
+            assertThat(c.arg()).containsExactly("hi");
+            assertThat(c.kwarg()).containsEntry("loud", true);
+        });
+        String big = Wire.string(Wire.map(call("demo.echo", List.of("x".repeat(RunnerCalls.MAX_ARGS_BYTES)), Map.of(), secret), "load"), "jid");
+        assertThat(calls.find(big)).hasValueSatisfying(c -> {
+            assertThat(c.fun()).isEqualTo("demo.echo");
+            assertThat(c.argsKept()).isFalse();
+            assertThat(c.arg()).isNull();
+        });
     }
 
     private Map<String, Object> callAsync(String fun) {

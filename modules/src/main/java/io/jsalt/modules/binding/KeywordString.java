@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * @param name  the keyword
  * @param value the value: null, Boolean, Long, Double or String
  */
-record KeywordString(String name, Object value) {
+public record KeywordString(String name, Object value) {
 
     // Salt's KWARG_REGEX: an identifier-ish name, '=', and not '=='
     private static final Pattern KWARG = Pattern.compile("^([^\\d\\W][\\w.-]*)=(?!=)(.*)$", Pattern.DOTALL);
@@ -23,7 +23,7 @@ record KeywordString(String name, Object value) {
     private static final Set<String> FALSES = Set.of("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF");
     private static final Pattern FLOAT = Pattern.compile("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
 
-    static Optional<KeywordString> parse(String text) {
+    public static Optional<KeywordString> parse(String text) {
         Matcher matcher = KWARG.matcher(text);
         if (!matcher.matches()) {
             return Optional.empty();
