@@ -15,7 +15,8 @@ import java.sql.Statement;
  * believed; {@code signs} marks an accepted key whose minion has signed (the signing pin, MinionTrust);</li>
  * <li>{@code jsalt_session_keys}: the AES session key, one row per generation, sealed to the master public
  * key (RSA-OAEP) and signed by the master key; only masters can read it, only masters can make one;</li>
- * <li>{@code jsalt_minion_data}: each minion's last grains, as the master's minion data cache keeps them;</li>
+ * <li>{@code jsalt_minion_data}: each minion's last grains, as the master's minion data cache keeps them, sealed
+ * with the cluster MAC ({@link ClusterSeal});</li>
  * <li>{@code jsalt_presence}: which master saw which minion present, and when last.</li>
  * </ul>
  * (The jid slots of masters sharing a job cache, {@code jsalt_masters}, are the job cache's: PgSchema.)
@@ -35,6 +36,8 @@ public final class ClusterSchema {
         "CREATE TABLE IF NOT EXISTS jsalt_minion_data (id varchar(255) PRIMARY KEY, grains jsonb NOT NULL,"
                 + " verified boolean NOT NULL, stamp bigint, changed timestamptz NOT NULL DEFAULT now(),"
                 + " master_id varchar(255) NOT NULL)",
+        // the cluster MAC of the row (ClusterSeal): a row without a valid one is not believed
+        "ALTER TABLE jsalt_minion_data ADD COLUMN IF NOT EXISTS mac bytea",
         "CREATE TABLE IF NOT EXISTS jsalt_presence (id varchar(255) NOT NULL, master_id varchar(255) NOT NULL,"
                 + " seen timestamptz NOT NULL, PRIMARY KEY (id, master_id))",
     };

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.master.testing.PgCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -174,6 +175,52 @@ class SharedSessionAndGrainsTest {
 
             m2.grains().forget("web1");
             await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("web1").isEmpty());
+        }
+    }
+
+    @Test
+    void grainsWrittenIntoTheDatabaseByAnythingButAMasterAreNeitherTargetedNorVerified() throws Exception {
+        String db = pg.createDatabase();
+        String pem = RsaKeys.publicKeyPem(RsaKeys.generate(2048).getPublic());
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42161, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42171, masterKey, new SessionKey())) {
+            m1.keys().store(KeyState.ACCEPTED, "web1", pem);
+            m1.keys().store(KeyState.ACCEPTED, "web2", pem);
+            assertThat(m1.grains().putGrains("web1", Map.of("role", "web"), true, 1_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isPresent()
+                    && m2.keys().acceptedKey("web2").isPresent());
+
+            // a writer without master.pem: web1's row changed in place (its seal no longer fits), web2's made up
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                s.execute("UPDATE jsalt_minion_data SET grains = '{\"role\": \"forged\"}', stamp = 5000 WHERE id = 'web1';"
+                        + " INSERT INTO jsalt_minion_data (id, grains, verified, stamp, master_id, mac)"
+                        + " VALUES ('web2', '{\"role\": \"forged\"}', true, 5000, 'sql', '\\x00112233');"
+                        + " SELECT pg_notify('jsalt_minion_data', 'web1'), pg_notify('jsalt_minion_data', 'web2')");
+            }
+            // a master's change after both: once m2 has it, it has read the forged rows
+            assertThat(m1.grains().putGrains("marker", Map.of("role", "marker"), false, null)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("marker").isPresent());
+
+            for (ClusterState m : List.of(m1, m2)) {
+                assertThat(m.grains().grains("web1")).isEmpty();
+                assertThat(m.grains().grainsVerified("web1")).isFalse();
+                assertThat(m.grains().grains("web2")).isEmpty();
+                assertThat(m.grains().grainsVerified("web2")).isFalse();
+                TargetResolver targets = new TargetResolver(m.keys(), m.grains(), Map.of());
+                assertThat(targets.resolve("grain", "role:forged").expected()).isEmpty();
+            }
+            try (ClusterState m3 = ClusterFixture.join(pg, db, tmp.resolve("m3"), 42181, masterKey, new SessionKey())) {
+                assertThat(m3.grains().grains("marker")).isPresent(); // read whole at start: only the sealed row
+                assertThat(m3.grains().grains("web1")).isEmpty();
+                assertThat(m3.grains().grains("web2")).isEmpty();
+            }
+
+            // web1's next signed report replaces the forged row, though the row claims a later stamp
+            assertThat(m2.grains().putGrains("web1", Map.of("role", "web", "n", 2L), true, 2_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("web1").map(g -> g.containsKey("n")).orElse(false));
+            assertThat(m1.grains().grainsVerified("web1")).isTrue();
+            assertThat(new TargetResolver(m1.keys(), m1.grains(), Map.of()).resolve("grain", "role:web").expected())
+                    .containsExactly("web1");
         }
     }
 
