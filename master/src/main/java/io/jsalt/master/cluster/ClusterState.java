@@ -57,7 +57,7 @@ public final class ClusterState implements AutoCloseable {
             String masterId = JobCaches.masterId(config);
             MasterSeal seal = new MasterSeal(masterKey);
             ClusterSeal mac = new ClusterSeal(masterKey.getPrivate());
-            PgKeyStore keys = PgKeyStore.open(config.pkiDir(), db, seal, masterId);
+            PgKeyStore keys = PgKeyStore.open(config.pkiDir(), db, seal, mac, masterId);
             ClusterSessionKey session = ClusterSessionKey.open(db, seal, sessionKey, masterId);
             PgMinionData data = new PgMinionData(db, masterId, mac);
             MinionDataCache grains = new MinionDataCache(data);
@@ -90,7 +90,7 @@ public final class ClusterState implements AutoCloseable {
         String masterId = JobCaches.masterId(config) + " (jsalt-key)";
         MasterSeal seal = new MasterSeal(masterKey);
         ClusterSeal mac = new ClusterSeal(masterKey.getPrivate());
-        return Optional.of(new KeyTool(PgKeyStore.open(config.pkiDir(), db, seal, masterId), db, seal, mac, masterId));
+        return Optional.of(new KeyTool(PgKeyStore.open(config.pkiDir(), db, seal, mac, masterId), db, seal, mac, masterId));
     }
 
     /** The cluster's keys as {@code jsalt-key} changes them without a master. */
@@ -113,7 +113,7 @@ public final class ClusterState implements AutoCloseable {
         ClusterDb db = new ClusterDb(new PgConnector(config.postgres()));
         try {
             db.read(c -> {
-                ClusterSchema.ensure(c);
+                ClusterSchema.ensure(c, new ClusterSeal(masterKey.getPrivate()));
                 return null;
             });
             ClusterIdentity.claimOrCheck(db, config.postgres().clusterId(), masterKey.getPublic());
