@@ -45,6 +45,8 @@ public final class ClusterSchema {
         "ALTER TABLE jsalt_minion_data ADD COLUMN IF NOT EXISTS mac bytea",
         "CREATE TABLE IF NOT EXISTS jsalt_presence (id varchar(255) NOT NULL, master_id varchar(255) NOT NULL,"
                 + " seen timestamptz NOT NULL, PRIMARY KEY (id, master_id))",
+        // the cluster MAC over id, master_id and seen (ClusterSeal): a row without a valid one does not count
+        "ALTER TABLE jsalt_presence ADD COLUMN IF NOT EXISTS mac bytea",
     };
 
     private ClusterSchema() {

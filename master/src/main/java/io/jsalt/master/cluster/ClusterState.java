@@ -67,7 +67,7 @@ public final class ClusterState implements AutoCloseable {
             changes.start(LISTEN_WAIT_MILLIS);
             LOG.info("cluster '{}': keys, session key and grains shared with every master on {} (session key generation {})",
                     config.postgres().clusterId(), db.connector().describe(), session.generation());
-            return new ClusterState(db, keys, session, grains, new PgPresence(db, masterId), changes);
+            return new ClusterState(db, keys, session, grains, new PgPresence(db, masterId, mac), changes);
         } catch (RuntimeException e) {
             if (changes != null) {
                 changes.close();

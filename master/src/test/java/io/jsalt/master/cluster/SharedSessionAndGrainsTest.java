@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -241,6 +242,29 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void presenceWrittenOrFreshenedInTheDatabaseWithoutTheMasterKeyDoesNotCount() throws Exception {
+        String db = pg.createDatabase();
+        Duration fresh = Duration.ofMinutes(3);
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42191, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42201, masterKey, new SessionKey())) {
+            m1.presence().publish(Set.of("web1"));
+            m2.presence().publish(Set.of("web2"), Instant.now().minus(Duration.ofMinutes(10))); // gone long ago
+            assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1");
+            assertThat(m1.presence().elsewhere(fresh)).isEmpty();
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                // a made-up master's row, web2's old row made fresh, and web1's seal moved onto another id
+                s.execute("INSERT INTO jsalt_presence (id, master_id, seen) VALUES ('web9', 'ghost_master:4506', now());"
+                        + " UPDATE jsalt_presence SET seen = now() WHERE id = 'web2';"
+                        + " INSERT INTO jsalt_presence (id, master_id, seen, mac) SELECT 'web3', master_id, seen, mac"
+                        + " FROM jsalt_presence WHERE id = 'web1'");
+            }
+            assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1");
+            assertThat(m1.presence().elsewhere(fresh)).isEmpty();
+            assertThat(rows(db, "SELECT count(*) FROM jsalt_presence")).isEqualTo(4);
+        }
+    }
+
+    @Test
     void whatOneMasterSeesPresentTheOtherSeesUntilItIsStaleOrWithdrawn() throws Exception {
         String db = pg.createDatabase();
         Duration fresh = Duration.ofMinutes(3);
@@ -252,9 +276,7 @@ class SharedSessionAndGrainsTest {
 
                 m1.presence().publish(Set.of("web2"));
                 assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
-                try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
-                    s.execute("UPDATE jsalt_presence SET seen = now() - interval '10 minutes'"); // m1 died long ago
-                }
+                m1.presence().publish(Set.of("web2"), Instant.now().minus(Duration.ofMinutes(10))); // m1 died long ago
                 assertThat(m2.presence().elsewhere(fresh)).isEmpty();
                 m1.presence().publish(Set.of("web2"));
                 assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
@@ -284,6 +306,13 @@ class SharedSessionAndGrainsTest {
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("busy").orElseThrow().get("stamp").equals(100L)
                     && m2.grains().grains("busy").orElseThrow().get("stamp").equals(100L));
+        }
+    }
+
+    private static long rows(String db, String sql) throws Exception {
+        try (Connection c = pg.connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 }
