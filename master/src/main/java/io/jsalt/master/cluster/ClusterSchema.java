@@ -78,7 +78,7 @@ public final class ClusterSchema {
                 s.execute(ddl);
             }
             if (!pinsSealed) {
-                PgKeyStore.sealPinsAtUpgrade(c, mac);
+                SealedPins.sealAtUpgrade(c, mac);
             }
             c.commit();
         } catch (SQLException e) {

@@ -43,19 +43,19 @@ import org.slf4j.LoggerFactory;
  * minion that signed on one master is held to signing on every master. Each accepted row's pin is sealed
  * with the cluster MAC ({@link ClusterSeal}) over the id, the key and {@code signs}: a pin whose seal does not
  * fit (cleared, or written by anything but a master) counts as signing, the strict side, so a database writer
- * without the master key cannot make a signing minion's unsigned returns be taken.
+ * without the master key cannot make a signing minion's unsigned returns be taken ({@link SealedPins}). A running
+ * master never lowers a pin while the key stays the same.
  */
 public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, SigningPins.Shared {
     public static final String CHANNEL = "jsalt_keys";
     private static final Logger LOG = LoggerFactory.getLogger(PgKeyStore.class);
     private static final String LABEL = "jsalt accepted minion key v1";
-    private static final String PIN_LABEL = "jsalt signing pin v1";
 
     private final Path pkiDir;
     private final SigningPins pins;
     private final ClusterDb db;
     private final MasterSeal seal;
-    private final ClusterSeal mac;
+    private final SealedPins sealedPins;
     private final String masterId;
     /** id → its keys by state, as last read; each value an unmodifiable map replaced whole. */
     private final Map<String, Map<KeyState, String>> byId = new ConcurrentHashMap<>();
@@ -88,7 +88,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
         this.pins = SigningPins.sharedBy(this);
         this.db = db;
         this.seal = seal;
-        this.mac = mac;
+        this.sealedPins = new SealedPins(mac);
         this.masterId = masterId;
         for (KeyState s : KeyState.values()) {
             byState.put(s, new ConcurrentSkipListSet<>());
@@ -258,7 +258,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
             return change(id, c -> {
                 try (PreparedStatement s = c.prepareStatement("UPDATE jsalt_keys SET signs = true, signs_mac = ? WHERE id = ?"
                         + " AND state = 'accepted' AND pem = ? AND NOT signs")) {
-                    s.setBytes(1, pinMac(mac, id, pem.get(), true));
+                    s.setBytes(1, sealedPins.seal(id, pem.get(), true));
                     s.setString(2, id);
                     s.setString(3, pem.get());
                     return s.executeUpdate() == 1;
@@ -304,7 +304,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
                         String id = rs.getString(1);
                         if (MinionId.isValid(id) && row(all.computeIfAbsent(id, k -> new EnumMap<>(KeyState.class)), id,
                                 rs.getString(2), rs.getString(3), rs.getBytes(4))
-                                && signing(id, rs.getString(3), rs.getBoolean(5), rs.getBytes(6))) {
+                                && sealedPins.signing(id, rs.getString(3), rs.getBoolean(5), rs.getBytes(6))) {
                             signing.add(id);
                         }
                     }
@@ -359,7 +359,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
             s.setString(3, pem);
             s.setBytes(4, accepted ? seal.sign(LABEL, MasterSeal.utf8(id), MasterSeal.utf8(pem)) : null);
             s.setString(5, masterId);
-            s.setBytes(6, accepted ? pinMac(mac, id, pem, false) : null); // not signing yet, sealed as such
+            s.setBytes(6, accepted ? sealedPins.seal(id, pem, false) : null); // not signing yet, sealed as such
             s.executeUpdate();
         }
     }
@@ -380,7 +380,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
                     if (row(out, id, rs.getString(1), rs.getString(2), rs.getBytes(3))
-                            && signing(id, rs.getString(2), rs.getBoolean(4), rs.getBytes(5))) {
+                            && sealedPins.signing(id, rs.getString(2), rs.getBoolean(4), rs.getBytes(5))) {
                         signing = true;
                     }
                 }
@@ -406,49 +406,6 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     }
 
     /**
-     * Whether the accepted key {@code pem} of {@code id} has signed: its row's {@code signs} when the seal fits,
-     * else true (a pin cleared or written by anything but a master counts as signing: the strict side).
-     */
-    private boolean signing(String id, String pem, boolean signs, byte[] sealed) {
-        if (mac.valid(sealed, PIN_LABEL, id, pem, signs)) {
-            return signs;
-        }
-        LOG.warn("cluster: the signing pin of {} in jsalt_keys is not sealed by a master of this cluster: counted as"
-                + " signing, unsigned returns under its id are refused (written by something other than a master)", id);
-        return true;
-    }
-
-    private static byte[] pinMac(ClusterSeal mac, String id, String pem, boolean signs) {
-        return mac.mac(PIN_LABEL, id, pem, signs);
-    }
-
-    /**
-     * Seals the pins of the accepted rows as they are, once: when the {@code signs_mac} column is added to a
-     * cluster's existing table (an upgrade), in the transaction that adds it. Rows are believed as they stand
-     * at that moment, as an earlier version believed them.
-     */
-    static void sealPinsAtUpgrade(Connection c, ClusterSeal mac) throws SQLException {
-        List<Object[]> rows = new ArrayList<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT id, pem, signs FROM jsalt_keys WHERE state = 'accepted'");
-             ResultSet rs = s.executeQuery()) {
-            while (rs.next()) {
-                rows.add(new Object[] {rs.getString(1), rs.getString(2), rs.getBoolean(3)});
-            }
-        }
-        try (PreparedStatement u = c.prepareStatement("UPDATE jsalt_keys SET signs_mac = ? WHERE id = ? AND state = 'accepted'")) {
-            for (Object[] r : rows) {
-                u.setBytes(1, pinMac(mac, (String) r[0], (String) r[1], (Boolean) r[2]));
-                u.setString(2, (String) r[0]);
-                u.addBatch();
-            }
-            u.executeBatch();
-        }
-        if (!rows.isEmpty()) {
-            LOG.warn("cluster: the signing pins of {} accepted keys sealed as they stand (upgrade of jsalt_keys)", rows.size());
-        }
-    }
-
-    /**
      * Holds {@code rows} as the keys of {@code id}, unless this master holds rows of a later read already (the
      * reads of a notification and of this master's own change may finish in either order). When the change was
      * heard from the database (another master's, or one missed) and took away or replaced an accepted key, this
@@ -463,8 +420,14 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
         IdRows read = fresh.rows();
         Map<KeyState, String> rows = read.keys();
         Map<KeyState, String> before = rows.isEmpty() ? byId.remove(id) : byId.put(id, Collections.unmodifiableMap(new EnumMap<>(rows)));
+        String acceptedBefore = before == null ? null : before.get(KeyState.ACCEPTED);
         if (read.signs()) {
             signs.add(id);
+        } else if (signs.contains(id) && acceptedBefore != null && acceptedBefore.equals(rows.get(KeyState.ACCEPTED))) {
+            // a pin only goes with its key: "not signing" for a key this master knows has signed is an earlier
+            // row put back (its seal was once real), not a change any master makes
+            LOG.warn("cluster: the signing pin of {} reads as cleared for the same key: kept (an earlier row of jsalt_keys"
+                    + " put back by something other than a master?)", id);
         } else {
             signs.remove(id);
         }
@@ -475,7 +438,6 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
                 byState.get(s).remove(id);
             }
         }
-        String acceptedBefore = before == null ? null : before.get(KeyState.ACCEPTED);
         if (acceptedBefore != null && !acceptedBefore.equals(rows.get(KeyState.ACCEPTED))) {
             parsed.remove(id);
             if (heard) {

@@ -231,6 +231,7 @@ class SharedKeysTest {
             java.security.PublicKey key = RsaKeys.parsePublicKey(minionPem);
             m1.keys().store(KeyState.ACCEPTED, "web1", minionPem);
             m1.keys().store(KeyState.ACCEPTED, "legacy", otherPem); // a minion that never signs
+            byte[] beforePin = bytes(db, "SELECT signs_mac FROM jsalt_keys WHERE id = 'web1'"); // sealed "not signing"
             assertThat(m1.keys().signingPins().pin("web1", key)).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().signingPins().pinned("web1", key)
                     && m2.keys().acceptedKey("legacy").isPresent());
@@ -258,6 +259,19 @@ class SharedKeysTest {
                     assertThat(new MinionTrust(m.keys(), () -> false).judge("legacy", RsaKeys.parsePublicKey(otherPem),
                             Map.of("cmd", "_return", "id", "legacy"))).isEqualTo(MinionTrust.Verdict.UNVERIFIED);
                 }
+            }
+
+            // the row as it was before the pin, put back with its once real seal: a running master keeps the pin
+            try (Connection c = pg.connect(db); PreparedStatement s = c.prepareStatement(
+                    "UPDATE jsalt_keys SET signs = false, signs_mac = ? WHERE id = 'web1'; SELECT pg_notify('jsalt_keys', 'web1')")) {
+                s.setBytes(1, beforePin);
+                s.execute();
+            }
+            m1.keys().store(KeyState.PENDING, "marker3", minionPem);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().stateOf("marker3").isPresent());
+            for (ClusterState m : List.of(m1, m2)) {
+                assertThat(new MinionTrust(m.keys(), () -> false).judge("web1", key, unsigned))
+                        .isEqualTo(MinionTrust.Verdict.UNSIGNED_PINNED);
             }
         }
     }
@@ -381,6 +395,13 @@ class SharedKeysTest {
                     && m2.keys().stateOf("before").orElseThrow() == KeyState.ACCEPTED);
             assertThat(m2.changes().reconnects()).isPositive();
             assertThat(m2.keys().listAll()).isEqualTo(m1.keys().listAll());
+        }
+    }
+
+    private static byte[] bytes(String db, String sql) throws Exception {
+        try (Connection c = pg.connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getBytes(1);
         }
     }
 
