@@ -270,7 +270,15 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
         if (last != null && id <= last) {
             return false;
         }
-        Object parsed = PgJson.read(json);
+        Object parsed;
+        try {
+            parsed = PgJson.read(json);
+        } catch (RuntimeException e) {
+            // no master writes what does not read back (e.g. a "$binary" that is no base64): a forged row, which
+            // must not stop the listener (its catch-up would read the row again, and stop again)
+            refused(id, source);
+            return false;
+        }
         if (!seal.valid(mac, LABEL, tag, parsed, source)) {
             refused(id, source);
             return false;

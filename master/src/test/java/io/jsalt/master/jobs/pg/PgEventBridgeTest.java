@@ -161,6 +161,7 @@ class PgEventBridgeTest {
                 forge(s, null, tag, fakeReturn, "m9", null);
                 forge(s, null, tag, fakeReturn, "m9", otherKey.mac("jsalt relayed event v1", tag, PgJson.read(fakeReturn), "m9"));
                 forge(s, 9_000_000_000L, tag, fakeReturn, "m1", null);
+                forge(s, null, tag, "{\"$binary\": \"not base64!\"}", "m9", null); // reads back as nothing
             }
             try (Statement s = sql.createStatement()) {
                 s.execute("INSERT INTO salt_events (tag, data, master_id, mac) SELECT 'test/real', '{\"i\": 99}', master_id, mac"
@@ -170,7 +171,7 @@ class PgEventBridgeTest {
             // then a real event of m1: once m2 fired it, it had read every forged row before it
             bus1.fire("test/real", Map.of("i", 1L));
             await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() >= 2);
-            assertThat(rows(sql, "SELECT count(*) FROM salt_events WHERE tag = '" + tag + "'")).isEqualTo(3);
+            assertThat(rows(sql, "SELECT count(*) FROM salt_events WHERE tag = '" + tag + "'")).isEqualTo(4);
         }
         assertThat(seen2).extracting(EventFrame::tag).containsExactly("test/real", "test/real");
         assertThat(seen2).extracting(e -> e.data().get("i")).containsExactly(0L, 1L);
