@@ -165,7 +165,7 @@ public final class Master implements AutoCloseable {
             ClientKey clientKey = ClientKey.create(config.cachedir(), System.getProperty("user.name"));
             jobs = JobCaches.open(config, jids);
             started.push(jobs);
-            JobCaches.shareEvents(config, events).ifPresent(started::push);
+            JobCaches.shareEvents(config, events, masterKey).ifPresent(started::push);
             MasterConfig.Supervision s = config.supervision();
             supervisor = new Supervisor(new RestartPolicy(s.restartMax(), Duration.ofSeconds(s.restartWindowSeconds()),
                     s.restartForever(), timings.initialBackoff(), timings.maxBackoff()), timings.healthCheck(), timings.closeWait());

@@ -56,9 +56,10 @@ public final class ClusterState implements AutoCloseable {
         try {
             String masterId = JobCaches.masterId(config);
             MasterSeal seal = new MasterSeal(masterKey);
-            PgKeyStore keys = PgKeyStore.open(config.pkiDir(), db, seal, masterId);
+            ClusterSeal mac = new ClusterSeal(masterKey.getPrivate());
+            PgKeyStore keys = PgKeyStore.open(config.pkiDir(), db, seal, mac, masterId);
             ClusterSessionKey session = ClusterSessionKey.open(db, seal, sessionKey, masterId);
-            PgMinionData data = new PgMinionData(db, masterId);
+            PgMinionData data = new PgMinionData(db, masterId, mac);
             MinionDataCache grains = new MinionDataCache(data);
             data.follow(grains);
             changes = new ClusterChanges(db.connector()).follow(PgKeyStore.CHANNEL, keys)
@@ -66,7 +67,7 @@ public final class ClusterState implements AutoCloseable {
             changes.start(LISTEN_WAIT_MILLIS);
             LOG.info("cluster '{}': keys, session key and grains shared with every master on {} (session key generation {})",
                     config.postgres().clusterId(), db.connector().describe(), session.generation());
-            return new ClusterState(db, keys, session, grains, new PgPresence(db, masterId), changes);
+            return new ClusterState(db, keys, session, grains, new PgPresence(db, masterId, mac), changes);
         } catch (RuntimeException e) {
             if (changes != null) {
                 changes.close();
@@ -88,11 +89,12 @@ public final class ClusterState implements AutoCloseable {
         ClusterDb db = open(config, masterKey);
         String masterId = JobCaches.masterId(config) + " (jsalt-key)";
         MasterSeal seal = new MasterSeal(masterKey);
-        return Optional.of(new KeyTool(PgKeyStore.open(config.pkiDir(), db, seal, masterId), db, seal, masterId));
+        ClusterSeal mac = new ClusterSeal(masterKey.getPrivate());
+        return Optional.of(new KeyTool(PgKeyStore.open(config.pkiDir(), db, seal, mac, masterId), db, seal, mac, masterId));
     }
 
     /** The cluster's keys as {@code jsalt-key} changes them without a master. */
-    public record KeyTool(PgKeyStore keys, ClusterDb db, MasterSeal seal, String masterId) {
+    public record KeyTool(PgKeyStore keys, ClusterDb db, MasterSeal seal, ClusterSeal mac, String masterId) {
         /** A new session key for every master of the cluster (each adopts it when notified). */
         public void rotateSessionKey(String reason) {
             ClusterSessionKey.open(db, seal, new SessionKey(), masterId).rotate(reason);
@@ -100,7 +102,7 @@ public final class ClusterState implements AutoCloseable {
 
         /** The minion's grains and presence, as a master forgets them when its key goes. */
         public void forget(String id) {
-            new PgMinionData(db, masterId).remove(id);
+            new PgMinionData(db, masterId, mac).remove(id);
         }
     }
 
@@ -111,7 +113,7 @@ public final class ClusterState implements AutoCloseable {
         ClusterDb db = new ClusterDb(new PgConnector(config.postgres()));
         try {
             db.read(c -> {
-                ClusterSchema.ensure(c);
+                ClusterSchema.ensure(c, new ClusterSeal(masterKey.getPrivate()));
                 return null;
             });
             ClusterIdentity.claimOrCheck(db, config.postgres().clusterId(), masterKey.getPublic());

@@ -40,7 +40,11 @@ import org.slf4j.LoggerFactory;
  * minion write it once. An accepted row is signed with the master key (see {@link MasterSeal}); one that is
  * not is not believed. While the database is away the last known keys are served and changes are refused
  * ({@link ClusterException}). The signing pins are the cluster's too (the accepted row's {@code signs}): a
- * minion that signed on one master is held to signing on every master.
+ * minion that signed on one master is held to signing on every master. Each accepted row's pin is sealed
+ * with the cluster MAC ({@link ClusterSeal}) over the id, the key and {@code signs}: a pin whose seal does not
+ * fit (cleared, or written by anything but a master) counts as signing, the strict side, so a database writer
+ * without the master key cannot make a signing minion's unsigned returns be taken ({@link SealedPins}). A running
+ * master never lowers a pin while the key stays the same.
  */
 public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, SigningPins.Shared {
     public static final String CHANNEL = "jsalt_keys";
@@ -51,6 +55,7 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     private final SigningPins pins;
     private final ClusterDb db;
     private final MasterSeal seal;
+    private final SealedPins sealedPins;
     private final String masterId;
     /** id → its keys by state, as last read; each value an unmodifiable map replaced whole. */
     private final Map<String, Map<KeyState, String>> byId = new ConcurrentHashMap<>();
@@ -78,11 +83,12 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     /** An id's rows and the number of the read that saw them ({@link #reads}). */
     record Read(IdRows rows, long order) {}
 
-    private PgKeyStore(Path pkiDir, ClusterDb db, MasterSeal seal, String masterId) {
+    private PgKeyStore(Path pkiDir, ClusterDb db, MasterSeal seal, ClusterSeal mac, String masterId) {
         this.pkiDir = pkiDir;
         this.pins = SigningPins.sharedBy(this);
         this.db = db;
         this.seal = seal;
+        this.sealedPins = new SealedPins(mac);
         this.masterId = masterId;
         for (KeyState s : KeyState.values()) {
             byState.put(s, new ConcurrentSkipListSet<>());
@@ -94,8 +100,8 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
      * table (so one master becomes a cluster without accepting every key again); a later master's files are
      * left alone, with a WARN, since the table is what counts.
      */
-    public static PgKeyStore open(Path pkiDir, ClusterDb db, MasterSeal seal, String masterId) {
-        PgKeyStore store = new PgKeyStore(pkiDir, db, seal, masterId);
+    public static PgKeyStore open(Path pkiDir, ClusterDb db, MasterSeal seal, ClusterSeal mac, String masterId) {
+        PgKeyStore store = new PgKeyStore(pkiDir, db, seal, mac, masterId);
         store.importFilesIfFirst();
         store.resync();
         return store;
@@ -250,10 +256,11 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
         }
         try {
             return change(id, c -> {
-                try (PreparedStatement s = c.prepareStatement("UPDATE jsalt_keys SET signs = true WHERE id = ? AND state = 'accepted'"
-                        + " AND pem = ? AND NOT signs")) {
-                    s.setString(1, id);
-                    s.setString(2, pem.get());
+                try (PreparedStatement s = c.prepareStatement("UPDATE jsalt_keys SET signs = true, signs_mac = ? WHERE id = ?"
+                        + " AND state = 'accepted' AND pem = ? AND NOT signs")) {
+                    s.setBytes(1, sealedPins.seal(id, pem.get(), true));
+                    s.setString(2, id);
+                    s.setString(3, pem.get());
                     return s.executeUpdate() == 1;
                 }
             });
@@ -291,12 +298,13 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
         Map<String, Map<KeyState, String>> all = new HashMap<>();
         Set<String> signing = new HashSet<>();
         long order = db.read(c -> {
-            try (PreparedStatement s = c.prepareStatement("SELECT id, state, pem, sig, signs FROM jsalt_keys")) {
+            try (PreparedStatement s = c.prepareStatement("SELECT id, state, pem, sig, signs, signs_mac FROM jsalt_keys")) {
                 try (ResultSet rs = s.executeQuery()) {
                     while (rs.next()) {
                         String id = rs.getString(1);
                         if (MinionId.isValid(id) && row(all.computeIfAbsent(id, k -> new EnumMap<>(KeyState.class)), id,
-                                rs.getString(2), rs.getString(3), rs.getBytes(4)) && rs.getBoolean(5)) {
+                                rs.getString(2), rs.getString(3), rs.getBytes(4))
+                                && sealedPins.signing(id, rs.getString(3), rs.getBoolean(5), rs.getBytes(6))) {
                             signing.add(id);
                         }
                     }
@@ -343,12 +351,15 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
 
     private void put(Connection c, KeyState state, String id, String pem) throws SQLException {
         remove(c, id, state);
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO jsalt_keys (id, state, pem, sig, master_id) VALUES (?, ?, ?, ?, ?)")) {
+        boolean accepted = state == KeyState.ACCEPTED;
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO jsalt_keys (id, state, pem, sig, master_id, signs_mac)"
+                + " VALUES (?, ?, ?, ?, ?, ?)")) {
             s.setString(1, id);
             s.setString(2, name(state));
             s.setString(3, pem);
-            s.setBytes(4, state == KeyState.ACCEPTED ? seal.sign(LABEL, MasterSeal.utf8(id), MasterSeal.utf8(pem)) : null);
+            s.setBytes(4, accepted ? seal.sign(LABEL, MasterSeal.utf8(id), MasterSeal.utf8(pem)) : null);
             s.setString(5, masterId);
+            s.setBytes(6, accepted ? sealedPins.seal(id, pem, false) : null); // not signing yet, sealed as such
             s.executeUpdate();
         }
     }
@@ -364,11 +375,12 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
     private IdRows rows(Connection c, String id) throws SQLException {
         Map<KeyState, String> out = new EnumMap<>(KeyState.class);
         boolean signing = false;
-        try (PreparedStatement s = c.prepareStatement("SELECT state, pem, sig, signs FROM jsalt_keys WHERE id = ?")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT state, pem, sig, signs, signs_mac FROM jsalt_keys WHERE id = ?")) {
             s.setString(1, id);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    if (row(out, id, rs.getString(1), rs.getString(2), rs.getBytes(3)) && rs.getBoolean(4)) {
+                    if (row(out, id, rs.getString(1), rs.getString(2), rs.getBytes(3))
+                            && sealedPins.signing(id, rs.getString(2), rs.getBoolean(4), rs.getBytes(5))) {
                         signing = true;
                     }
                 }
@@ -408,8 +420,14 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
         IdRows read = fresh.rows();
         Map<KeyState, String> rows = read.keys();
         Map<KeyState, String> before = rows.isEmpty() ? byId.remove(id) : byId.put(id, Collections.unmodifiableMap(new EnumMap<>(rows)));
+        String acceptedBefore = before == null ? null : before.get(KeyState.ACCEPTED);
         if (read.signs()) {
             signs.add(id);
+        } else if (signs.contains(id) && acceptedBefore != null && acceptedBefore.equals(rows.get(KeyState.ACCEPTED))) {
+            // a pin only goes with its key: "not signing" for a key this master knows has signed is an earlier
+            // row put back (its seal was once real), not a change any master makes
+            LOG.warn("cluster: the signing pin of {} reads as cleared for the same key: kept (an earlier row of jsalt_keys"
+                    + " put back by something other than a master?)", id);
         } else {
             signs.remove(id);
         }
@@ -420,7 +438,6 @@ public final class PgKeyStore implements MinionKeys, ClusterChanges.Follower, Si
                 byState.get(s).remove(id);
             }
         }
-        String acceptedBefore = before == null ? null : before.get(KeyState.ACCEPTED);
         if (acceptedBefore != null && !acceptedBefore.equals(rows.get(KeyState.ACCEPTED))) {
             parsed.remove(id);
             if (heard) {

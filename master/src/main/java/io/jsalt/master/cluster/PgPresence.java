@@ -4,8 +4,15 @@ import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,33 +23,57 @@ import org.slf4j.LoggerFactory;
  * master answers for the whole cluster, and {@code seen} tells an operator when a minion was last connected
  * anywhere. A master that stops cleanly drops its rows; one that dies leaves rows that stop counting once
  * they are older than the freshness asked for (three maintenance rounds).
+ *
+ * <p>Each row carries the cluster MAC ({@link ClusterSeal}) over the id, the master id and {@code seen}, which
+ * the master writes from its own clock (so keep the masters' clocks in step, as the relay of publications
+ * asks): a row made up, or an old one made fresh again, by a database writer without the master key does not
+ * count (WARN at most once a minute).
  */
 public final class PgPresence {
     private static final Logger LOG = LoggerFactory.getLogger(PgPresence.class);
+    private static final String LABEL = "jsalt presence v1";
+    private static final long REFUSAL_LOG_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final ClusterDb db;
     private final String masterId;
+    private final ClusterSeal seal;
+    private final AtomicLong lastRefusalLog = new AtomicLong(System.nanoTime() - REFUSAL_LOG_NANOS);
 
-    PgPresence(ClusterDb db, String masterId) {
+    PgPresence(ClusterDb db, String masterId, ClusterSeal seal) {
         this.db = db;
         this.masterId = masterId;
+        this.seal = seal;
     }
 
     /** Writes the minions present on this master now; an outage costs a WARN (the next round writes again). */
     public void publish(Set<String> presentHere) {
+        publish(presentHere, Instant.now());
+    }
+
+    /** As {@link #publish(Set)}, seen at {@code now} (a test makes a master that died long ago with it). */
+    void publish(Set<String> presentHere, Instant now) {
+        Instant seen = now.truncatedTo(ChronoUnit.MICROS); // what timestamptz keeps
+        String[] present = presentHere.toArray(String[]::new);
+        String[] macs = new String[present.length];
+        for (int i = 0; i < present.length; i++) {
+            macs[i] = HexFormat.of().formatHex(seal.mac(LABEL, present[i], masterId, micros(seen)));
+        }
         try {
             db.inTransaction(c -> {
-                Array ids = c.createArrayOf("varchar", presentHere.toArray());
+                Array ids = c.createArrayOf("varchar", present);
                 try (PreparedStatement gone = c.prepareStatement("DELETE FROM jsalt_presence WHERE master_id = ? AND NOT (id = ANY(?))")) {
                     gone.setString(1, masterId);
                     gone.setArray(2, ids);
                     gone.executeUpdate();
                 }
-                try (PreparedStatement seen = c.prepareStatement("INSERT INTO jsalt_presence (id, master_id, seen)"
-                        + " SELECT unnest(?::varchar[]), ?, now() ON CONFLICT (id, master_id) DO UPDATE SET seen = now()")) {
-                    seen.setArray(1, ids);
-                    seen.setString(2, masterId);
-                    seen.executeUpdate();
+                try (PreparedStatement s = c.prepareStatement("INSERT INTO jsalt_presence (id, master_id, seen, mac)"
+                        + " SELECT unnest(?::varchar[]), ?, ?, decode(unnest(?::text[]), 'hex')"
+                        + " ON CONFLICT (id, master_id) DO UPDATE SET seen = EXCLUDED.seen, mac = EXCLUDED.mac")) {
+                    s.setArray(1, ids);
+                    s.setString(2, masterId);
+                    s.setObject(3, OffsetDateTime.ofInstant(seen, ZoneOffset.UTC));
+                    s.setArray(4, c.createArrayOf("text", macs));
+                    s.executeUpdate();
                 }
                 return null;
             });
@@ -59,15 +90,25 @@ public final class PgPresence {
         try {
             return db.read(c -> {
                 Set<String> out = new TreeSet<>();
-                try (PreparedStatement s = c.prepareStatement("SELECT DISTINCT id FROM jsalt_presence WHERE master_id <> ?"
+                int refused = 0;
+                try (PreparedStatement s = c.prepareStatement("SELECT id, master_id, seen, mac FROM jsalt_presence WHERE master_id <> ?"
                         + " AND seen > now() - make_interval(secs => ?)")) {
                     s.setString(1, masterId);
                     s.setLong(2, Math.max(1, fresh.toSeconds()));
                     try (ResultSet rs = s.executeQuery()) {
                         while (rs.next()) {
-                            out.add(rs.getString(1));
+                            String id = rs.getString(1);
+                            long seen = micros(rs.getObject(3, OffsetDateTime.class).toInstant());
+                            if (seal.valid(rs.getBytes(4), LABEL, id, rs.getString(2), seen)) {
+                                out.add(id);
+                            } else {
+                                refused++;
+                            }
                         }
                     }
+                }
+                if (refused > 0) {
+                    warnRefused(refused);
                 }
                 return out;
             });
@@ -75,6 +116,19 @@ public final class PgPresence {
             LOG.warn("cluster: presence answered with this master's minions only: {}", e.getMessage());
             return Set.of();
         }
+    }
+
+    private void warnRefused(int refused) {
+        long now = System.nanoTime();
+        long last = lastRefusalLog.get();
+        if (now - last >= REFUSAL_LOG_NANOS && lastRefusalLog.compareAndSet(last, now)) {
+            LOG.warn("cluster: {} row(s) of jsalt_presence not sealed by a master of this cluster: not counted as present"
+                    + " (written by something other than a master)", refused);
+        }
+    }
+
+    private static long micros(Instant t) {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, t);
     }
 
     /** A clean stop: this master's minions no longer count as present through it. */

@@ -1,6 +1,7 @@
 package io.jsalt.master.jobs;
 
 import io.jsalt.config.MasterConfig;
+import io.jsalt.master.cluster.ClusterSeal;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.pg.PgEventBridge;
 import io.jsalt.master.jobs.pg.PgPublicationRelay;
@@ -38,16 +39,17 @@ public final class JobCaches {
     /**
      * With {@code master_job_cache: postgres} and {@code event_return: pgjsonb}: the bus shared with every
      * master on the database (docs/multi-master.md), to close with the master; otherwise nothing. The
-     * event_return of another job cache is refused, since the events table lives in that database.
+     * event_return of another job cache is refused, since the events table lives in that database. Events are
+     * sealed with a MAC from {@code masterKey}: only masters holding the same master key relay each other's.
      */
-    public static Optional<AutoCloseable> shareEvents(MasterConfig config, EventBus bus) {
+    public static Optional<AutoCloseable> shareEvents(MasterConfig config, EventBus bus, KeyPair masterKey) {
         if (!config.postgres().eventReturn()) {
             return Optional.empty();
         }
         if (!"postgres".equals(config.masterJobCache())) {
             throw new IllegalArgumentException("event_return: pgjsonb needs master_job_cache: postgres");
         }
-        return Optional.of(PgEventBridge.start(config.postgres(), masterId(config), bus));
+        return Optional.of(PgEventBridge.start(config.postgres(), masterId(config), bus, new ClusterSeal(masterKey.getPrivate())));
     }
 
     /**

@@ -8,6 +8,7 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.keys.KeyStore;
 import io.jsalt.master.keys.MinionKeys;
+import io.jsalt.master.request.MinionTrust;
 import io.jsalt.master.session.SessionKey;
 import io.jsalt.master.testing.PgCluster;
 import io.jsalt.transport.codec.WireException;
@@ -224,6 +225,77 @@ class SharedKeysTest {
     }
 
     @Test
+    void aSigningPinClearedInTheDatabaseWithoutTheMasterKeyStillRefusesUnsignedReturns() throws Exception {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = master(db, "m1", 41201); ClusterState m2 = master(db, "m2", 41211)) {
+            java.security.PublicKey key = RsaKeys.parsePublicKey(minionPem);
+            m1.keys().store(KeyState.ACCEPTED, "web1", minionPem);
+            m1.keys().store(KeyState.ACCEPTED, "legacy", otherPem); // a minion that never signs
+            byte[] beforePin = bytes(db, "SELECT signs_mac FROM jsalt_keys WHERE id = 'web1'"); // sealed "not signing"
+            assertThat(m1.keys().signingPins().pin("web1", key)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().signingPins().pinned("web1", key)
+                    && m2.keys().acceptedKey("legacy").isPresent());
+
+            // a writer without master.pem clears web1's pin, once alone and once with the seal of the legacy row
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                s.execute("UPDATE jsalt_keys SET signs = false WHERE id = 'web1'; SELECT pg_notify('jsalt_keys', 'web1')");
+            }
+            m1.keys().store(KeyState.PENDING, "marker1", minionPem);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().stateOf("marker1").isPresent());
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                s.execute("UPDATE jsalt_keys SET signs_mac = (SELECT signs_mac FROM jsalt_keys WHERE id = 'legacy')"
+                        + " WHERE id = 'web1'; SELECT pg_notify('jsalt_keys', 'web1')");
+            }
+            m1.keys().store(KeyState.PENDING, "marker2", minionPem);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().stateOf("marker2").isPresent());
+
+            Map<String, Object> unsigned = Map.of("cmd", "_return", "id", "web1", "jid", "20261128030000000000", "return", true);
+            try (ClusterState m3 = master(db, "m3", 41221)) { // reads the table whole at start
+                for (ClusterState m : List.of(m1, m2, m3)) {
+                    assertThat(m.keys().signingPins().pinned("web1", key)).isTrue();
+                    assertThat(new MinionTrust(m.keys(), () -> false).judge("web1", key, unsigned))
+                            .isEqualTo(MinionTrust.Verdict.UNSIGNED_PINNED);
+                    // the minion that never signed, sealed as such, is still served as before
+                    assertThat(new MinionTrust(m.keys(), () -> false).judge("legacy", RsaKeys.parsePublicKey(otherPem),
+                            Map.of("cmd", "_return", "id", "legacy"))).isEqualTo(MinionTrust.Verdict.UNVERIFIED);
+                }
+            }
+
+            // the row as it was before the pin, put back with its once real seal: a running master keeps the pin
+            try (Connection c = pg.connect(db); PreparedStatement s = c.prepareStatement(
+                    "UPDATE jsalt_keys SET signs = false, signs_mac = ? WHERE id = 'web1'; SELECT pg_notify('jsalt_keys', 'web1')")) {
+                s.setBytes(1, beforePin);
+                s.execute();
+            }
+            m1.keys().store(KeyState.PENDING, "marker3", minionPem);
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.keys().stateOf("marker3").isPresent());
+            for (ClusterState m : List.of(m1, m2)) {
+                assertThat(new MinionTrust(m.keys(), () -> false).judge("web1", key, unsigned))
+                        .isEqualTo(MinionTrust.Verdict.UNSIGNED_PINNED);
+            }
+        }
+    }
+
+    @Test
+    void theSigningPinsOfAClusterMadeByAnEarlierVersionAreSealedAsTheyStandWhenAMasterUpgradesIt() throws Exception {
+        String db = pg.createDatabase();
+        java.security.PublicKey key = RsaKeys.parsePublicKey(minionPem);
+        try (ClusterState m1 = master(db, "m1", 41231)) {
+            m1.keys().store(KeyState.ACCEPTED, "web1", minionPem);
+            m1.keys().store(KeyState.ACCEPTED, "legacy", otherPem);
+            assertThat(m1.keys().signingPins().pin("web1", key)).isTrue();
+        }
+        try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE jsalt_keys DROP COLUMN signs_mac"); // the table as an earlier version left it
+        }
+        try (ClusterState m2 = master(db, "m2", 41241)) {
+            assertThat(m2.keys().signingPins().pinned("web1", key)).isTrue();
+            assertThat(m2.keys().signingPins().pinned("legacy", RsaKeys.parsePublicKey(otherPem))).isFalse();
+            assertThat(rows(db, "SELECT count(*) FROM jsalt_keys WHERE signs_mac IS NOT NULL")).isEqualTo(2);
+        }
+    }
+
+    @Test
     void anAcceptedKeyWrittenWithoutTheMasterKeysSignatureIsNotBelieved() throws Exception {
         String db = pg.createDatabase();
         try (ClusterState m1 = master(db, "m1", 41081)) {
@@ -323,6 +395,13 @@ class SharedKeysTest {
                     && m2.keys().stateOf("before").orElseThrow() == KeyState.ACCEPTED);
             assertThat(m2.changes().reconnects()).isPositive();
             assertThat(m2.keys().listAll()).isEqualTo(m1.keys().listAll());
+        }
+    }
+
+    private static byte[] bytes(String db, String sql) throws Exception {
+        try (Connection c = pg.connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getBytes(1);
         }
     }
 

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.master.keys.KeyState;
 import io.jsalt.master.session.SessionKey;
+import io.jsalt.master.targeting.TargetResolver;
 import io.jsalt.master.testing.PgCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -178,6 +180,52 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void grainsWrittenIntoTheDatabaseByAnythingButAMasterAreNeitherTargetedNorVerified() throws Exception {
+        String db = pg.createDatabase();
+        String pem = RsaKeys.publicKeyPem(RsaKeys.generate(2048).getPublic());
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42161, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42171, masterKey, new SessionKey())) {
+            m1.keys().store(KeyState.ACCEPTED, "web1", pem);
+            m1.keys().store(KeyState.ACCEPTED, "web2", pem);
+            assertThat(m1.grains().putGrains("web1", Map.of("role", "web"), true, 1_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isPresent()
+                    && m2.keys().acceptedKey("web2").isPresent());
+
+            // a writer without master.pem: web1's row changed in place (its seal no longer fits), web2's made up
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                s.execute("UPDATE jsalt_minion_data SET grains = '{\"role\": \"forged\"}', stamp = 5000 WHERE id = 'web1';"
+                        + " INSERT INTO jsalt_minion_data (id, grains, verified, stamp, master_id, mac)"
+                        + " VALUES ('web2', '{\"role\": \"forged\"}', true, 5000, 'sql', '\\x00112233');"
+                        + " SELECT pg_notify('jsalt_minion_data', 'web1'), pg_notify('jsalt_minion_data', 'web2')");
+            }
+            // a master's change after both: once m2 has it, it has read the forged rows
+            assertThat(m1.grains().putGrains("marker", Map.of("role", "marker"), false, null)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("marker").isPresent());
+
+            for (ClusterState m : List.of(m1, m2)) {
+                assertThat(m.grains().grains("web1")).isEmpty();
+                assertThat(m.grains().grainsVerified("web1")).isFalse();
+                assertThat(m.grains().grains("web2")).isEmpty();
+                assertThat(m.grains().grainsVerified("web2")).isFalse();
+                TargetResolver targets = new TargetResolver(m.keys(), m.grains(), Map.of());
+                assertThat(targets.resolve("grain", "role:forged").expected()).isEmpty();
+            }
+            try (ClusterState m3 = ClusterFixture.join(pg, db, tmp.resolve("m3"), 42181, masterKey, new SessionKey())) {
+                assertThat(m3.grains().grains("marker")).isPresent(); // read whole at start: only the sealed row
+                assertThat(m3.grains().grains("web1")).isEmpty();
+                assertThat(m3.grains().grains("web2")).isEmpty();
+            }
+
+            // web1's next signed report replaces the forged row, though the row claims a later stamp
+            assertThat(m2.grains().putGrains("web1", Map.of("role", "web", "n", 2L), true, 2_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("web1").map(g -> g.containsKey("n")).orElse(false));
+            assertThat(m1.grains().grainsVerified("web1")).isTrue();
+            assertThat(new TargetResolver(m1.keys(), m1.grains(), Map.of()).resolve("grain", "role:web").expected())
+                    .containsExactly("web1");
+        }
+    }
+
+    @Test
     void signedUnstampedGrainsReadBackFromTheDatabaseStayUnstamped() {
         String db = pg.createDatabase();
         try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42141, masterKey, new SessionKey());
@@ -194,6 +242,29 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void presenceWrittenOrFreshenedInTheDatabaseWithoutTheMasterKeyDoesNotCount() throws Exception {
+        String db = pg.createDatabase();
+        Duration fresh = Duration.ofMinutes(3);
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42191, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42201, masterKey, new SessionKey())) {
+            m1.presence().publish(Set.of("web1"));
+            m2.presence().publish(Set.of("web2"), Instant.now().minus(Duration.ofMinutes(10))); // gone long ago
+            assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1");
+            assertThat(m1.presence().elsewhere(fresh)).isEmpty();
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                // a made-up master's row, web2's old row made fresh, and web1's seal moved onto another id
+                s.execute("INSERT INTO jsalt_presence (id, master_id, seen) VALUES ('web9', 'ghost_master:4506', now());"
+                        + " UPDATE jsalt_presence SET seen = now() WHERE id = 'web2';"
+                        + " INSERT INTO jsalt_presence (id, master_id, seen, mac) SELECT 'web3', master_id, seen, mac"
+                        + " FROM jsalt_presence WHERE id = 'web1'");
+            }
+            assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1");
+            assertThat(m1.presence().elsewhere(fresh)).isEmpty();
+            assertThat(rows(db, "SELECT count(*) FROM jsalt_presence")).isEqualTo(4);
+        }
+    }
+
+    @Test
     void whatOneMasterSeesPresentTheOtherSeesUntilItIsStaleOrWithdrawn() throws Exception {
         String db = pg.createDatabase();
         Duration fresh = Duration.ofMinutes(3);
@@ -205,9 +276,7 @@ class SharedSessionAndGrainsTest {
 
                 m1.presence().publish(Set.of("web2"));
                 assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
-                try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
-                    s.execute("UPDATE jsalt_presence SET seen = now() - interval '10 minutes'"); // m1 died long ago
-                }
+                m1.presence().publish(Set.of("web2"), Instant.now().minus(Duration.ofMinutes(10))); // m1 died long ago
                 assertThat(m2.presence().elsewhere(fresh)).isEmpty();
                 m1.presence().publish(Set.of("web2"));
                 assertThat(m2.presence().elsewhere(fresh)).containsExactly("web2");
@@ -237,6 +306,13 @@ class SharedSessionAndGrainsTest {
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("busy").orElseThrow().get("stamp").equals(100L)
                     && m2.grains().grains("busy").orElseThrow().get("stamp").equals(100L));
+        }
+    }
+
+    private static long rows(String db, String sql) throws Exception {
+        try (Connection c = pg.connect(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 }

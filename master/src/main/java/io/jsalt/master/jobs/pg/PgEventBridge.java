@@ -1,8 +1,10 @@
 package io.jsalt.master.jobs.pg;
 
 import io.jsalt.config.PostgresSettings;
+import io.jsalt.master.cluster.ClusterSeal;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.events.EventListener;
+import io.jsalt.transport.codec.Printable;
 import io.jsalt.transport.event.EventFrame;
 import java.sql.Array;
 import java.sql.Connection;
@@ -33,9 +35,16 @@ import org.slf4j.LoggerFactory;
  * committing late would make skip. An event relayed here is not written again (no echo between masters).
  * While the database is away, events are dropped with a WARN: the job cache's spool keeps jobs and
  * returns, which matter; events are a live view.
+ *
+ * <p>Each row this master writes carries the cluster MAC ({@link ClusterSeal}, keyed by the master key every
+ * master of the database holds) over its tag, data and master id, in {@code salt_events.mac}; a row whose MAC
+ * does not fit (written by anything but a master holding that key) is not fired here, with a WARN at most once a
+ * minute. HMAC, not the master key's RSA signature: events may be thousands a second.
  */
 public final class PgEventBridge implements EventListener, AutoCloseable {
     static final String CHANNEL = "jsalt_events";
+    private static final String LABEL = "jsalt relayed event v1";
+    private static final long REFUSAL_LOG_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** The key a relayed event carries: the id of the master that fired it. */
     public static final String RELAYED_FROM = "master_id";
     private static final Logger LOG = LoggerFactory.getLogger(PgEventBridge.class);
@@ -48,6 +57,7 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
     private final PgConnector connector;
     private final String masterId;
     private final EventBus bus;
+    private final ClusterSeal seal;
     private final BlockingQueue<EventFrame> outgoing = new ArrayBlockingQueue<>(QUEUE);
     /** Set while this bridge fires a relayed event, so that its own listener does not write it back. */
     private final ThreadLocal<Boolean> relaying = ThreadLocal.withInitial(() -> false);
@@ -59,20 +69,27 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
     private final Map<String, Long> lastRelayed = new java.util.HashMap<>();
     /** The listening thread's: when the database last answered it (System.nanoTime). */
     private long lastHeard = System.nanoTime();
+    /** The listening thread's: unsealed rows refused since the last WARN, and when that WARN was. */
+    private long refused;
+    private long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_NANOS;
 
-    private PgEventBridge(PostgresSettings settings, String masterId, EventBus bus) {
+    private PgEventBridge(PostgresSettings settings, String masterId, EventBus bus, ClusterSeal seal) {
         this.connector = new PgConnector(settings);
         this.masterId = masterId;
         this.bus = bus;
+        this.seal = seal;
         this.out = new Thread(this::writeLoop, "jsalt-events-pg-out");
         this.in = new Thread(this::listenLoop, "jsalt-events-pg-in");
         out.setDaemon(true);
         in.setDaemon(true);
     }
 
-    /** Starts both threads and listens on {@code bus}; {@code masterId} names this master in {@code salt_events.master_id}. */
-    public static PgEventBridge start(PostgresSettings settings, String masterId, EventBus bus) {
-        PgEventBridge bridge = new PgEventBridge(settings, masterId, bus);
+    /**
+     * Starts both threads and listens on {@code bus}; {@code masterId} names this master in {@code salt_events.master_id};
+     * {@code seal} (from the master key) seals the rows written and checks the rows relayed.
+     */
+    public static PgEventBridge start(PostgresSettings settings, String masterId, EventBus bus, ClusterSeal seal) {
+        PgEventBridge bridge = new PgEventBridge(settings, masterId, bus, seal);
         bridge.out.start();
         bridge.in.start();
         bus.addListener(bridge);
@@ -124,12 +141,16 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
 
     private void write(Connection c, List<EventFrame> batch) throws SQLException {
         c.setAutoCommit(false);
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO salt_events (tag, data, master_id) VALUES (?, ?::jsonb, ?)"
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO salt_events (tag, data, master_id, mac) VALUES (?, ?::jsonb, ?, ?)"
                 + " RETURNING id, pg_notify('" + CHANNEL + "', id || ':' || master_id)")) {
             for (EventFrame e : batch) {
-                s.setString(1, e.tag().length() > 255 ? e.tag().substring(0, 255) : e.tag());
-                s.setString(2, PgJson.write(e.data()));
+                String tag = e.tag().length() > 255 ? e.tag().substring(0, 255) : e.tag();
+                String json = PgJson.write(e.data());
+                s.setString(1, tag);
+                s.setString(2, json);
                 s.setString(3, masterId);
+                // sealed as the other masters will read it back: the data as read from the JSON written
+                s.setBytes(4, seal.mac(LABEL, tag, PgJson.read(json), masterId));
                 s.executeQuery().close();
             }
             c.commit();
@@ -203,7 +224,7 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
         long after = 0;
         long relayed = 0;
         while (true) {
-            try (PreparedStatement s = c.prepareStatement("SELECT id, tag, data, master_id FROM salt_events WHERE master_id <> ?"
+            try (PreparedStatement s = c.prepareStatement("SELECT id, tag, data, master_id, mac FROM salt_events WHERE master_id <> ?"
                     + " AND alter_time >= now() - make_interval(secs => ?) AND id > ? ORDER BY id LIMIT " + CATCH_UP_PAGE)) {
                 s.setString(1, masterId);
                 s.setLong(2, since);
@@ -213,7 +234,7 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
                     while (rs.next()) {
                         rows++;
                         after = rs.getLong(1);
-                        if (fireOnce(after, rs.getString(2), rs.getString(3), rs.getString(4))) {
+                        if (fireOnce(after, rs.getString(2), rs.getString(3), rs.getString(4), rs.getBytes(5))) {
                             relayed++;
                         }
                     }
@@ -228,12 +249,12 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
     }
 
     private void relay(Connection c, List<Long> ids) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT id, tag, data, master_id FROM salt_events WHERE id = ANY(?) ORDER BY id")) {
+        try (PreparedStatement s = c.prepareStatement("SELECT id, tag, data, master_id, mac FROM salt_events WHERE id = ANY(?) ORDER BY id")) {
             Array array = c.createArrayOf("bigint", ids.toArray());
             s.setArray(1, array);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    fireOnce(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4));
+                    fireOnce(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBytes(5));
                 }
             }
         }
@@ -241,15 +262,28 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
 
     /**
      * Fires a row of another master unless it was relayed already (a catch-up and the notifications that
-     * follow it may name the same row): per source, only ids above the last relayed.
+     * follow it may name the same row): per source, only ids above the last relayed. A row whose seal does not
+     * fit is dropped before it counts as relayed, so a forged row with a high id cannot hide the real ones after it.
      */
-    private boolean fireOnce(long id, String tag, String json, String source) {
+    private boolean fireOnce(long id, String tag, String json, String source, byte[] mac) {
         Long last = lastRelayed.get(source);
         if (last != null && id <= last) {
             return false;
         }
+        Object parsed;
+        try {
+            parsed = PgJson.read(json);
+        } catch (RuntimeException e) {
+            // no master writes what does not read back (e.g. a "$binary" that is no base64): a forged row, which
+            // must not stop the listener (its catch-up would read the row again, and stop again)
+            refused(id, source);
+            return false;
+        }
+        if (!seal.valid(mac, LABEL, tag, parsed, source)) {
+            refused(id, source);
+            return false;
+        }
         lastRelayed.put(source, id);
-        Object parsed = PgJson.read(json);
         Map<String, Object> data = new java.util.LinkedHashMap<>();
         if (parsed instanceof Map<?, ?> m) {
             m.forEach((k, v) -> data.put(String.valueOf(k), v));
@@ -266,6 +300,18 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
             relaying.set(false);
         }
         return true;
+    }
+
+    private void refused(long id, String source) {
+        refused++;
+        long now = System.nanoTime();
+        if (now - lastRefusalLog >= REFUSAL_LOG_NANOS) {
+            LOG.warn("events: {} row(s) of salt_events not sealed by a master of this cluster dropped, not fired (the last:"
+                    + " id {}, master_id {}); something other than a master writes to the database", refused, id,
+                    Printable.quoted(source));
+            refused = 0;
+            lastRefusalLog = now;
+        }
     }
 
     @Override

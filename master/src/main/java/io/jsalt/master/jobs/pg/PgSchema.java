@@ -45,6 +45,8 @@ final class PgSchema {
                 + " tag varchar(255) NOT NULL, data jsonb NOT NULL, alter_time timestamptz DEFAULT now(),"
                 + " master_id varchar(255) NOT NULL)",
         "CREATE INDEX IF NOT EXISTS salt_events_time ON salt_events (alter_time)",
+        // the cluster MAC of a jsalt master's event (PgEventBridge): only sealed rows are relayed between masters
+        "ALTER TABLE salt_events ADD COLUMN IF NOT EXISTS mac bytea",
         // which master holds which jid slot (PgJidSlots), so masters on one database never make the same jid
         "CREATE TABLE IF NOT EXISTS jsalt_masters (slot smallint PRIMARY KEY, master_id varchar(255) NOT NULL,"
                 + " instance varchar(64) NOT NULL UNIQUE, seen timestamptz NOT NULL)",

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.jsalt.config.PostgresSettings;
+import io.jsalt.crypto.RsaKeys;
+import io.jsalt.master.cluster.ClusterSeal;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.testing.PgCluster;
 import io.jsalt.transport.event.EventFrame;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Two masters' buses on one database: what one fires, the other fires too, in order, once, and the rows are Salt's salt_events. */
 class PgEventBridgeTest {
     static PgCluster cluster;
+    /** The cluster MAC of the master key both masters hold. */
+    static ClusterSeal seal;
 
     @TempDir
     Path cachedir;
@@ -32,6 +37,7 @@ class PgEventBridgeTest {
     @BeforeAll
     static void startCluster() {
         cluster = PgCluster.start();
+        seal = new ClusterSeal(RsaKeys.generate(2048).getPrivate());
     }
 
     @AfterAll
@@ -51,8 +57,8 @@ class PgEventBridgeTest {
         bus1.addListener(seen1::add);
         bus2.addListener(seen2::add);
         try (JobCache schema = PostgresJobCache.open(settings, cachedir);
-             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1);
-             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2)) {
+             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1, seal);
+             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2, seal)) {
             // LISTEN is issued by each bridge's thread: wait until both listen before firing
             await().atMost(Duration.ofSeconds(30)).until(() -> listeners(db) >= 2);
             for (int i = 0; i < 300; i++) {
@@ -94,8 +100,8 @@ class PgEventBridgeTest {
         List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
         bus2.addListener(seen2::add);
         try (JobCache schema = PostgresJobCache.open(settings, cachedir);
-             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1);
-             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2);
+             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1, seal);
+             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2, seal);
              Connection admin = cluster.connect("postgres");
              Connection watch = cluster.connect(db)) {
             await().atMost(Duration.ofSeconds(30)).until(() -> listeners(db) >= 2);
@@ -125,6 +131,63 @@ class PgEventBridgeTest {
         List<Long> order = new ArrayList<>();
         seen2.forEach(e -> order.add((Long) e.data().get("i")));
         assertThat(order).hasSize(251).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void anEventWrittenIntoTheDatabaseWithoutTheMastersSealIsNeverFired() throws Exception {
+        String db = cluster.createDatabase();
+        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
+                cluster.password(), Map.of(), 1_048_576, true);
+        EventBus bus1 = new EventBus();
+        EventBus bus2 = new EventBus();
+        List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
+        bus2.addListener(seen2::add);
+        ClusterSeal otherKey = new ClusterSeal(RsaKeys.generate(2048).getPrivate());
+        String fakeReturn = "{\"id\": \"web1\", \"jid\": \"20261128030000000000\", \"return\": \"forged\", \"success\": true}";
+        try (JobCache schema = PostgresJobCache.open(settings, cachedir);
+             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1, seal);
+             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2, seal);
+             Connection sql = cluster.connect(db)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> listeners(db) >= 2);
+            bus1.fire("test/real", Map.of("i", 0L));
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() == 1);
+
+            // a writer without master.pem: a job return with no MAC, one sealed with another key, a real row's MAC
+            // on changed data, and one with no MAC under m1's name and an id far above m1's
+            String tag = "salt/job/20261128030000000000/ret/web1";
+            try (PreparedStatement s = sql.prepareStatement("INSERT INTO salt_events (id, tag, data, master_id, mac)"
+                    + " VALUES (COALESCE(?, nextval('seq_salt_events_id')), ?, ?::jsonb, ?, ?)"
+                    + " RETURNING pg_notify('jsalt_events', id || ':' || master_id)")) {
+                forge(s, null, tag, fakeReturn, "m9", null);
+                forge(s, null, tag, fakeReturn, "m9", otherKey.mac("jsalt relayed event v1", tag, PgJson.read(fakeReturn), "m9"));
+                forge(s, 9_000_000_000L, tag, fakeReturn, "m1", null);
+                forge(s, null, tag, "{\"$binary\": \"not base64!\"}", "m9", null); // reads back as nothing
+            }
+            try (Statement s = sql.createStatement()) {
+                s.execute("INSERT INTO salt_events (tag, data, master_id, mac) SELECT 'test/real', '{\"i\": 99}', master_id, mac"
+                        + " FROM salt_events WHERE master_id = 'm1' AND tag = 'test/real';"
+                        + " SELECT pg_notify('jsalt_events', max(id) || ':m1') FROM salt_events");
+            }
+            // then a real event of m1: once m2 fired it, it had read every forged row before it
+            bus1.fire("test/real", Map.of("i", 1L));
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() >= 2);
+            assertThat(rows(sql, "SELECT count(*) FROM salt_events WHERE tag = '" + tag + "'")).isEqualTo(4);
+        }
+        assertThat(seen2).extracting(EventFrame::tag).containsExactly("test/real", "test/real");
+        assertThat(seen2).extracting(e -> e.data().get("i")).containsExactly(0L, 1L);
+    }
+
+    private static void forge(PreparedStatement s, Long id, String tag, String json, String master, byte[] mac) throws Exception {
+        if (id == null) {
+            s.setNull(1, java.sql.Types.BIGINT);
+        } else {
+            s.setLong(1, id);
+        }
+        s.setString(2, tag);
+        s.setString(3, json);
+        s.setString(4, master);
+        s.setBytes(5, mac);
+        s.executeQuery().close();
     }
 
     private static long rows(Connection c, String sql) throws Exception {
