@@ -1,6 +1,7 @@
 package io.jsalt.master.cluster;
 
 import io.jsalt.master.jobs.pg.PgConnector;
+import io.jsalt.master.jobs.pg.PgTransaction;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -39,27 +40,7 @@ public final class ClusterDb implements AutoCloseable {
      * @throws ClusterException when the database is away or refuses
      */
     public <T> T inTransaction(Work<T> work) {
-        return withConnection(c -> {
-            c.setAutoCommit(false);
-            try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // the first failure is the one to report
-                }
-                throw e;
-            } finally {
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException ignored) {
-                    // a broken connection is found by the next use
-                }
-            }
-        });
+        return withConnection(c -> PgTransaction.run(c, work::run));
     }
 
     /** Runs a read (autocommit). */

@@ -140,34 +140,22 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
     }
 
     private void write(Connection c, List<EventFrame> batch) throws SQLException {
-        c.setAutoCommit(false);
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO salt_events (tag, data, master_id, mac) VALUES (?, ?::jsonb, ?, ?)"
-                + " RETURNING id, pg_notify('" + CHANNEL + "', id || ':' || master_id)")) {
-            for (EventFrame e : batch) {
-                String tag = e.tag().length() > 255 ? e.tag().substring(0, 255) : e.tag();
-                String json = PgJson.write(e.data());
-                s.setString(1, tag);
-                s.setString(2, json);
-                s.setString(3, masterId);
-                // sealed as the other masters will read it back: the data as read from the JSON written
-                s.setBytes(4, seal.mac(LABEL, tag, PgJson.read(json), masterId));
-                s.executeQuery().close();
+        PgTransaction.run(c, tx -> {
+            try (PreparedStatement s = tx.prepareStatement("INSERT INTO salt_events (tag, data, master_id, mac) VALUES (?, ?::jsonb, ?, ?)"
+                    + " RETURNING id, pg_notify('" + CHANNEL + "', id || ':' || master_id)")) {
+                for (EventFrame e : batch) {
+                    String tag = e.tag().length() > 255 ? e.tag().substring(0, 255) : e.tag();
+                    String json = PgJson.write(e.data());
+                    s.setString(1, tag);
+                    s.setString(2, json);
+                    s.setString(3, masterId);
+                    // sealed as the other masters will read it back: the data as read from the JSON written
+                    s.setBytes(4, seal.mac(LABEL, tag, PgJson.read(json), masterId));
+                    s.executeQuery().close();
+                }
             }
-            c.commit();
-        } catch (SQLException | RuntimeException e) {
-            try {
-                c.rollback();
-            } catch (SQLException ignored) {
-                // the first failure is the one to report
-            }
-            throw e;
-        } finally {
-            try {
-                c.setAutoCommit(true);
-            } catch (SQLException ignored) {
-                // a broken connection is noticed by the next batch
-            }
-        }
+            return null;
+        });
     }
 
     private void listenLoop() {

@@ -156,32 +156,20 @@ public final class PgPublicationRelay implements AutoCloseable {
     }
 
     private void write(Connection c, List<PublishLoad> batch) throws SQLException {
-        c.setAutoCommit(false);
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO jsalt_publications (master_id, jid, body, sig) VALUES (?, ?, ?, ?)"
-                + " RETURNING pg_notify('" + CHANNEL + "', id || ':' || master_id)")) {
-            for (PublishLoad job : batch) {
-                RelayedPublication.Signed signed = new RelayedPublication(masterId, clock.instant(), job).sign(masterKey.getPrivate());
-                s.setString(1, masterId);
-                s.setString(2, job.jid());
-                s.setBytes(3, signed.body());
-                s.setBytes(4, signed.sig());
-                s.executeQuery().close();
+        PgTransaction.run(c, tx -> {
+            try (PreparedStatement s = tx.prepareStatement("INSERT INTO jsalt_publications (master_id, jid, body, sig) VALUES (?, ?, ?, ?)"
+                    + " RETURNING pg_notify('" + CHANNEL + "', id || ':' || master_id)")) {
+                for (PublishLoad job : batch) {
+                    RelayedPublication.Signed signed = new RelayedPublication(masterId, clock.instant(), job).sign(masterKey.getPrivate());
+                    s.setString(1, masterId);
+                    s.setString(2, job.jid());
+                    s.setBytes(3, signed.body());
+                    s.setBytes(4, signed.sig());
+                    s.executeQuery().close();
+                }
             }
-            c.commit();
-        } catch (SQLException | RuntimeException e) {
-            try {
-                c.rollback();
-            } catch (SQLException ignored) {
-                // the first failure is the one to report
-            }
-            throw e;
-        } finally {
-            try {
-                c.setAutoCommit(true);
-            } catch (SQLException ignored) {
-                // a broken connection is noticed by the next batch
-            }
-        }
+            return null;
+        });
     }
 
     private void listenLoop() {

@@ -282,33 +282,21 @@ public final class PostgresJobCache implements JobCache {
 
     /** One transaction: the files are removed only after the rows are committed (a crash between writes them twice, which the unique keys absorb). */
     private void writeBatch(List<Spool.Entry> batch) throws SQLException {
-        writer.setAutoCommit(false);
-        try (PreparedStatement jobs = PgRows.upsertJob(writer); PreparedStatement returns = PgRows.insertReturn(writer)) {
-            for (Spool.Entry e : batch) {
-                // one by one, in order: a return whose job is in the same batch finds the job's fun
-                if (e.record() instanceof Job job) {
-                    PgRows.bind(jobs, job);
-                    jobs.executeUpdate();
-                } else {
-                    PgRows.bind(returns, (JobReturn) e.record());
-                    returns.executeUpdate();
+        PgTransaction.run(writer, c -> {
+            try (PreparedStatement jobs = PgRows.upsertJob(c); PreparedStatement returns = PgRows.insertReturn(c)) {
+                for (Spool.Entry e : batch) {
+                    // one by one, in order: a return whose job is in the same batch finds the job's fun
+                    if (e.record() instanceof Job job) {
+                        PgRows.bind(jobs, job);
+                        jobs.executeUpdate();
+                    } else {
+                        PgRows.bind(returns, (JobReturn) e.record());
+                        returns.executeUpdate();
+                    }
                 }
             }
-            writer.commit();
-        } catch (SQLException | RuntimeException e) {
-            try {
-                writer.rollback();
-            } catch (SQLException ignored) {
-                // the first failure is the one to report
-            }
-            throw e;
-        } finally {
-            try {
-                writer.setAutoCommit(true);
-            } catch (SQLException ignored) {
-                // a broken connection is noticed by the next statement
-            }
-        }
+            return null;
+        });
         spool.remove(batch);
     }
 
