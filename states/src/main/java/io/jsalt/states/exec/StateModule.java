@@ -81,8 +81,10 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_sls", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
-        return shown(() -> run.compiler().highData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+        return shown(() -> {
+            Run run = new Run(context, catalog, job, kwargs);
+            return run.compiler().highData(Map.of(run.saltenv(), names(mods)), run.renderContext);
+        });
     }
 
     @SaltFunction(doc = "Show the state calls (low data) the named SLS files compile to, in definition order, "
@@ -90,8 +92,10 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_low_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_low_sls", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
-        return shown(() -> run.compiler().lowData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+        return shown(() -> {
+            Run run = new Run(context, catalog, job, kwargs);
+            return run.compiler().lowData(Map.of(run.saltenv(), names(mods)), run.renderContext);
+        });
     }
 
     @SaltFunction(doc = "Show the high data of the highstate: what the top files give this minion, without running "
@@ -99,8 +103,10 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
         refuseUnknown("state.show_highstate", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
-        return shown(() -> run.compiler().highData(run.topMatches(), run.renderContext));
+        return shown(() -> {
+            Run run = new Run(context, catalog, job, kwargs);
+            return run.compiler().highData(run.topMatches(), run.renderContext);
+        });
     }
 
     @SaltFunction(doc = "The state run going on on this minion, as Salt words it (an empty list when none).\n\n"
@@ -109,7 +115,7 @@ public final class StateModule implements ExecutionModule {
         return StateRunGuard.MINION.running().map(List::of).orElse(List.of());
     }
 
-    /** A show_* answer, or Salt's list of errors with retcode 1 for a tree that does not compile. */
+    /** A show_* answer, or Salt's list of errors with retcode 1 for a tree that does not compile or no pillar. */
     private static CallResult shown(Supplier<Object> data) {
         try {
             return CallResult.ok(data.get());
@@ -127,11 +133,10 @@ public final class StateModule implements ExecutionModule {
         if (dot <= 0 || name == null) {
             throw new CommandExecutionException("state.single needs a state function (state.fun) and name=");
         }
-        Run run = new Run(context, catalog, job, kwargs);
         Map<String, Object> args = new LinkedHashMap<>(kwargs);
         args.keySet().removeIf(k -> k.startsWith("__pub") || RUN_KEYWORDS.contains(k));
         StateChunk chunk = new StateChunk(name, "", fun.substring(0, dot), fun.substring(dot + 1), name, 1, args, List.of());
-        return guarded("state.single", kwargs, job, () -> run.execute(ExecutionPlan.single(chunk)));
+        return guarded("state.single", kwargs, job, () -> new Run(context, catalog, job, kwargs).execute(ExecutionPlan.single(chunk)));
     }
 
     @SaltFunction(outputter = "highstate", doc = "As state.apply with test=True: what would change, nothing changed.\n\n"
@@ -179,9 +184,8 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_top(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
         refuseUnknown("state.show_top", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
         try {
-            return CallResult.ok(run.topMatches());
+            return CallResult.ok(new Run(context, catalog, job, kwargs).topMatches());
         } catch (StatesException e) {
             return compileFailure(e);
         }
@@ -193,7 +197,7 @@ public final class StateModule implements ExecutionModule {
      */
     private static CallResult guarded(String fun, Map<String, Object> kwargs, JobControl job, Supplier<CallResult> body) {
         if (Run.truthy(kwargs.get("concurrent"))) {
-            return body.get();
+            return started(body);
         }
         StateRunGuard.Turn turn;
         if (Run.truthy(kwargs.get("queue"))) {
@@ -211,7 +215,16 @@ public final class StateModule implements ExecutionModule {
             turn = now.get();
         }
         try (turn) {
+            return started(body);
+        }
+    }
+
+    /** The run, or Salt's list of errors with retcode 1 when it could not start: no pillar came from the master. */
+    private static CallResult started(Supplier<CallResult> body) {
+        try {
             return body.get();
+        } catch (PillarUnavailableException e) {
+            return compileFailure(e);
         }
     }
 
@@ -275,8 +288,8 @@ public final class StateModule implements ExecutionModule {
             String saltenv = askedSaltenv == null ? "base" : askedSaltenv;
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
-            this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar")), opts, saltenv,
-                    "", "", salt);
+            this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar"), askedSaltenv), opts,
+                    saltenv, "", "", salt);
         }
 
         ExecutionPlan compile(List<String> mods) {
@@ -351,18 +364,25 @@ public final class StateModule implements ExecutionModule {
         }
 
         /**
-         * The minion's pillar with a run's {@code pillar=} merged on top, as Salt's State does (its default strategy,
-         * lists replaced); the pillar in memory is not changed.
+         * The pillar the master compiles for this run (Salt's {@code _gather_pillar}: fresh at every state run, the
+         * run's {@code pillar=} and saltenv sent along), with the {@code pillar=} merged on top again as Salt's State
+         * does (its default strategy, lists replaced).
+         *
+         * @throws PillarUnavailableException when the master sent no pillar: the run must not render without it
          */
-        static Map<String, Object> pillar(ModuleContext context, Object override) {
-            if (override == null) {
-                return context.pillar();
-            }
-            if (!(override instanceof Map<?, ?> map)) {
+        static Map<String, Object> pillar(ModuleContext context, Object override, String saltenv) {
+            if (override != null && !(override instanceof Map<?, ?>)) {
                 // Salt's words
                 throw new CommandExecutionException("Pillar data must be formatted as a dictionary, unless pillar_enc is specified.");
             }
-            return PillarMerge.defaults().merge(context.pillar(), PillarMerge.deepCopy(map));
+            Map<String, Object> overrides = override == null ? Map.of() : PillarMerge.deepCopy((Map<?, ?>) override);
+            Map<String, Object> compiled;
+            try {
+                compiled = context.compilePillar(overrides, saltenv, null);
+            } catch (CommandExecutionException e) {
+                throw new PillarUnavailableException(e.getMessage());
+            }
+            return overrides.isEmpty() ? compiled : PillarMerge.defaults().merge(compiled, PillarMerge.deepCopy(overrides));
         }
 
         static boolean truthy(Object value) {
