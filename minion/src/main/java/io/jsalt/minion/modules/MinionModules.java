@@ -69,9 +69,18 @@ public final class MinionModules implements ModuleSource, AutoCloseable {
      * that are core grains, then the grains file, then the config's grains. It cannot reload.
      */
     public static ModuleRegistry build(MinionConfig config, MasterFiles files) {
+        return build(config, files, Map::of, (override, saltenv, pillarenv) -> Map.of());
+    }
+
+    /**
+     * A one-shot registry as {@link #build(MinionConfig, MasterFiles)}, whose functions see {@code pillar} and whose
+     * state runs ask for {@code compiled} (a jsalt-call that speaks to the master).
+     */
+    public static ModuleRegistry build(MinionConfig config, MasterFiles files, java.util.function.Supplier<Map<String, Object>> pillar,
+            FreshPillar compiled) {
         MinionGrains grains = MinionGrains.of(config.id(), config.grainsFile(), config.grains());
         ModuleContext context = new MinionModuleContext(config.id(), grains, opts(config), config.cachedir(), files,
-                grains.file(), GrainsRefresh.LOCAL, null, Map::of, (override, saltenv, pillarenv) -> Map.of());
+                grains.file(), GrainsRefresh.LOCAL, null, pillar, compiled);
         ModuleRegistry.Builder builder = ModuleRegistry.builder(context).addDiscovered(ModuleRegistry.class.getClassLoader());
         return addJars(builder, jarDir(config)).build();
     }
