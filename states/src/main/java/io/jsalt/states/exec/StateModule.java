@@ -42,6 +42,8 @@ public final class StateModule implements ExecutionModule {
     static final int RETCODE_STATE_FAILED = 2;
     /** Keywords of the run itself, not arguments of a state function. */
     private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent", "pillar");
+    /** Accepted by the functions that check the pillar's errors (not state.single, where it is a state's argument). */
+    private static final String FORCE = "force";
 
     @SaltFunction(outputter = "highstate", doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
             + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, pillar={...} (merged over the minion's pillar for this run), queue=True, concurrent=True.\n\n"
@@ -50,7 +52,7 @@ public final class StateModule implements ExecutionModule {
             ModuleContext context, FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.apply", kwargs);
         return guarded("state.apply", kwargs, job, () -> {
-            Run run = new Run(context, catalog, job, kwargs);
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
             List<String> names = names(mods);
             return names.isEmpty() ? run.highstate() : run.apply(names);
         });
@@ -65,7 +67,7 @@ public final class StateModule implements ExecutionModule {
             throw new CommandExecutionException("state.sls needs the name of at least one SLS");
         }
         refuseUnknown("state.sls", kwargs);
-        return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).apply(names));
+        return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).checkPillar().apply(names));
     }
 
     @SaltFunction(outputter = "highstate", doc = "Apply the highstate: the SLS files top.sls gives this minion (glob targets only).\n\n"
@@ -73,7 +75,7 @@ public final class StateModule implements ExecutionModule {
     public CallResult highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
         refuseUnknown("state.highstate", kwargs);
-        return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).highstate());
+        return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).checkPillar().highstate());
     }
 
     @SaltFunction(doc = "Show the high data the named SLS files render to (after include, extend and exclude), "
@@ -82,7 +84,7 @@ public final class StateModule implements ExecutionModule {
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_sls", kwargs);
         return shown(() -> {
-            Run run = new Run(context, catalog, job, kwargs);
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
             return run.compiler().highData(Map.of(run.saltenv(), names(mods)), run.renderContext);
         });
     }
@@ -93,7 +95,7 @@ public final class StateModule implements ExecutionModule {
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_low_sls", kwargs);
         return shown(() -> {
-            Run run = new Run(context, catalog, job, kwargs);
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
             return run.compiler().lowData(Map.of(run.saltenv(), names(mods)), run.renderContext);
         });
     }
@@ -104,7 +106,7 @@ public final class StateModule implements ExecutionModule {
             JobControl job) {
         refuseUnknown("state.show_highstate", kwargs);
         return shown(() -> {
-            Run run = new Run(context, catalog, job, kwargs);
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
             return run.compiler().highData(run.topMatches(), run.renderContext);
         });
     }
@@ -119,6 +121,8 @@ public final class StateModule implements ExecutionModule {
     private static CallResult shown(Supplier<Object> data) {
         try {
             return CallResult.ok(data.get());
+        } catch (PillarRenderErrorsException e) {
+            return CallResult.failed(e.showAnswer(), PillarRenderErrorsException.RETCODE_PILLAR_FAILURE);
         } catch (StatesException e) {
             return compileFailure(e);
         }
@@ -147,7 +151,7 @@ public final class StateModule implements ExecutionModule {
         asTest.put("test", true);
         refuseUnknown("state.test", asTest);
         return guarded("state.test", asTest, job, () -> {
-            Run run = new Run(context, catalog, job, asTest);
+            Run run = new Run(context, catalog, job, asTest).checkPillar();
             List<String> names = names(mods);
             return names.isEmpty() ? run.highstate() : run.apply(names);
         });
@@ -163,7 +167,7 @@ public final class StateModule implements ExecutionModule {
         }
         refuseUnknown("state.sls_id", kwargs);
         return guarded("state.sls_id", kwargs, job, () -> {
-            Run run = new Run(context, catalog, job, kwargs);
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
             ExecutionPlan plan;
             try {
                 plan = run.compile(names).onlyId(id);
@@ -184,11 +188,7 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_top(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
         refuseUnknown("state.show_top", kwargs);
-        try {
-            return CallResult.ok(new Run(context, catalog, job, kwargs).topMatches());
-        } catch (StatesException e) {
-            return compileFailure(e);
-        }
+        return shown(() -> new Run(context, catalog, job, kwargs).checkPillar().topMatches());
     }
 
     /**
@@ -225,13 +225,15 @@ public final class StateModule implements ExecutionModule {
             return body.get();
         } catch (PillarUnavailableException e) {
             return compileFailure(e);
+        } catch (PillarRenderErrorsException e) {
+            return CallResult.failed(e.runAnswer(), PillarRenderErrorsException.RETCODE_PILLAR_FAILURE);
         }
     }
 
     /** Salt's other keywords ({@code exclude=}, {@code pillarenv=}, ...) are refused by name, not ignored. */
     private static void refuseUnknown(String fun, Map<String, Object> kwargs) {
         for (String key : kwargs.keySet()) {
-            if (!key.startsWith("__") && !RUN_KEYWORDS.contains(key)) {
+            if (!key.startsWith("__") && !RUN_KEYWORDS.contains(key) && !FORCE.equals(key)) {
                 throw new CommandExecutionException(fun + ": the keyword '" + key + "' is not supported by jsalt yet");
             }
         }
@@ -274,6 +276,8 @@ public final class StateModule implements ExecutionModule {
         private final boolean test;
         /** The saltenv asked for; null when none was, and a highstate then merges every saltenv's top file. */
         private final String askedSaltenv;
+        /** force=True: run even with a pillar that did not render whole. */
+        private final boolean force;
 
         Run(ModuleContext context, FunctionCatalog catalog, JobControl job, Map<String, Object> kwargs) {
             if (!(catalog instanceof ModuleRegistry registry)) {
@@ -285,11 +289,26 @@ public final class StateModule implements ExecutionModule {
             this.salt = new RegistryCaller(registry, job);
             this.test = truthy(kwargs.get("test"));
             this.askedSaltenv = kwargs.get("saltenv") == null ? null : String.valueOf(kwargs.get("saltenv"));
+            this.force = truthy(kwargs.get(FORCE));
             String saltenv = askedSaltenv == null ? "base" : askedSaltenv;
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
             this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar"), askedSaltenv), opts,
                     saltenv, "", "", salt);
+        }
+
+        /**
+         * This run, unless the master said parts of the pillar did not render ({@code _errors}) and the run was not
+         * forced: Salt's {@code _get_pillar_errors}, which state.apply, sls, highstate, sls_id and the show_*
+         * functions check (state.single does not).
+         *
+         * @throws PillarRenderErrorsException naming the errors
+         */
+        Run checkPillar() {
+            if (!force && renderContext.pillar().get("_errors") instanceof List<?> errors && !errors.isEmpty()) {
+                throw new PillarRenderErrorsException(errors.stream().map(String::valueOf).toList());
+            }
+            return this;
         }
 
         ExecutionPlan compile(List<String> mods) {

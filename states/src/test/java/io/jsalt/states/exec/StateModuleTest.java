@@ -423,6 +423,37 @@ class StateModuleTest {
     }
 
     @Test
+    void aPillarThatDidNotRenderWholeStopsTheRunAsSaltsDoesUnlessForced() throws IOException {
+        Path conf = target.resolve("app.conf");
+        write("app.sls", "conf:\n  file.managed:\n    - name: " + conf + "\n    - contents: \"{{ pillar.get('app', {}).get('port', 80) }}\"\n");
+        write("top.sls", "base:\n  '*':\n    - app\n");
+        List<String> errors = List.of("Rendering SLS 'app' failed, render error:\nmapping values are not allowed here; line 2");
+        compile = (override, saltenv, pillarenv) -> Map.of("_errors", errors);
+
+        for (String fun : List.of("state.apply", "state.sls", "state.test")) {
+            CallResult r = registry.call(fun, List.of("app"));
+            assertThat(r.retcode()).as(fun + ": " + r).isEqualTo(5);
+            assertThat(r.ret()).as(fun).isEqualTo(List.of("Pillar failed to render with the following messages:", errors.get(0)));
+        }
+        assertThat(registry.call("state.highstate", List.of()).retcode()).isEqualTo(5);
+        assertThat(registry.call("state.sls_id", List.of("conf", "app")).retcode()).isEqualTo(5);
+        CallResult shown = registry.call("state.show_sls", List.of("app"));
+        assertThat(shown.retcode()).isEqualTo(5);
+        assertThat(shown.ret()).isEqualTo("ERROR: Pillar failed to render. Additional info follows:\n\n- " + errors.get(0));
+        assertThat(registry.call("state.show_top", List.of()).retcode()).isEqualTo(5);
+        assertThat(Files.exists(conf)).isFalse();
+
+        // force=True runs it anyway, as in Salt; state.single does not look at the pillar's errors
+        CallResult forced = registry.call("state.sls", List.of("app", kw("force", true)));
+        assertThat(forced.retcode()).as(forced.toString()).isZero();
+        assertThat(Files.readString(conf)).isEqualTo("80\n");
+        Path single = target.resolve("single.conf");
+        assertThat(registry.call("state.single", List.of("file.managed", kw("name", single.toString(), "contents", "x"))).retcode())
+                .isZero();
+        assertThat(Files.exists(single)).isTrue();
+    }
+
+    @Test
     void aPillarOverrideThatIsNotADictionaryIsRefused() throws IOException {
         write("q.sls", "q:\n  test.nop: []\n");
         CallResult r = registry.call("state.apply", List.of("q", kw("pillar", "k=v")));
