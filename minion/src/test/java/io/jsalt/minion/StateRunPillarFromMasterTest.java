@@ -93,7 +93,8 @@ class StateRunPillarFromMasterTest {
         start();
 
         // the sign-in's request timed out: said so, and tried again in the background until the pillar came
-        await().atMost(WAIT).until(() -> !CapturedLogs.matching("WARN", "slowpillar: grains not sent to the master, and no pillar from it: no answer").isEmpty());
+        await().atMost(WAIT).until(() -> !CapturedLogs.matching("WARN",
+                "slowpillar: grains not sent to the master, and no pillar from it: no answer").isEmpty());
         await().atMost(WAIT).until(() -> port(8080).equals(call("pillar.raw").get("return")));
 
         // the master's pillar changed and its first answer is late again: the run asks again and renders with the new one

@@ -153,12 +153,13 @@ public final class CallCommand implements Callable<Integer> {
             // as a salt-call's pillar request does: the master learns this minion's grains for targeting, and the
             // call gets the pillar the master compiles (a state run asks for its own again, as Salt's does)
             MinionPillar pillar = new MinionPillar();
-            GrainsReport report = new GrainsReport(config.id(), MinionGrains.of(config.id(), config.grainsFile(), config.grains()),
-                    master.channel(), key.getPrivate(), pillar::set);
+            MinionGrains grains = MinionGrains.of(config.id(), config.grainsFile(), config.grains());
+            GrainsReport report = new GrainsReport(config.id(), grains, master.channel(), key.getPrivate(), pillar::set);
             report.send();
             MasterFiles files = new RemoteMasterFiles(master.channel()::send, config.cachedir().resolve("files"));
             LocalCall.Outcome outcome;
-            try (ModuleRegistry registry = MinionModules.build(config, files, pillar, new StateRunPillar(report::fetch, pillar))) {
+            StateRunPillar stateRuns = new StateRunPillar(report::fetch, pillar);
+            try (ModuleRegistry registry = MinionModules.build(config, files, pillar, stateRuns)) {
                 outcome = run(config, registry, fun, wireArgs);
             }
             Map<String, Object> load = ReturnToMaster.load(config.id(), fun, wireArgs, outcome, System.getProperty("user.name"),

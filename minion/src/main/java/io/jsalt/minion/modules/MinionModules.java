@@ -76,8 +76,8 @@ public final class MinionModules implements ModuleSource, AutoCloseable {
      * A one-shot registry as {@link #build(MinionConfig, MasterFiles)}, whose functions see {@code pillar} and whose
      * state runs ask for {@code compiled} (a jsalt-call that speaks to the master).
      */
-    public static ModuleRegistry build(MinionConfig config, MasterFiles files, java.util.function.Supplier<Map<String, Object>> pillar,
-            FreshPillar compiled) {
+    public static ModuleRegistry build(MinionConfig config, MasterFiles files,
+            java.util.function.Supplier<Map<String, Object>> pillar, FreshPillar compiled) {
         MinionGrains grains = MinionGrains.of(config.id(), config.grainsFile(), config.grains());
         ModuleContext context = new MinionModuleContext(config.id(), grains, opts(config), config.cachedir(), files,
                 grains.file(), GrainsRefresh.LOCAL, null, pillar, compiled);

@@ -26,9 +26,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Just enough of a master for a minion to live against, on real sockets: it answers {@code _auth} as told
- * (accept, pending, reject), {@code _pillar} with a private pillar (empty unless told; late if told), the file server commands from a
- * folder ({@link #serveFiles}), every other aes request {@code True}, and publishes signed jobs under a session
- * key it can rotate. It records what it received. Signs with the vectors' master key.
+ * (accept, pending, reject), {@code _pillar} with a private pillar (empty unless told; late if told), the file server
+ * commands from a folder ({@link #serveFiles}), every other aes request {@code True}, and publishes signed jobs under
+ * a session key it can rotate. It records what it received. Signs with the vectors' master key.
  */
 public final class FakeMaster implements AutoCloseable {
     /** How {@code _auth} is answered. */

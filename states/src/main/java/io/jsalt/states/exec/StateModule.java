@@ -140,7 +140,8 @@ public final class StateModule implements ExecutionModule {
         Map<String, Object> args = new LinkedHashMap<>(kwargs);
         args.keySet().removeIf(k -> k.startsWith("__pub") || RUN_KEYWORDS.contains(k));
         StateChunk chunk = new StateChunk(name, "", fun.substring(0, dot), fun.substring(dot + 1), name, 1, args, List.of());
-        return guarded("state.single", kwargs, job, () -> new Run(context, catalog, job, kwargs).execute(ExecutionPlan.single(chunk)));
+        return guarded("state.single", kwargs, job,
+                () -> new Run(context, catalog, job, kwargs).execute(ExecutionPlan.single(chunk)));
     }
 
     @SaltFunction(outputter = "highstate", doc = "As state.apply with test=True: what would change, nothing changed.\n\n"

@@ -425,7 +425,8 @@ class StateModuleTest {
     @Test
     void aPillarThatDidNotRenderWholeStopsTheRunAsSaltsDoesUnlessForced() throws IOException {
         Path conf = target.resolve("app.conf");
-        write("app.sls", "conf:\n  file.managed:\n    - name: " + conf + "\n    - contents: \"{{ pillar.get('app', {}).get('port', 80) }}\"\n");
+        write("app.sls", "conf:\n  file.managed:\n    - name: " + conf + "\n"
+                + "    - contents: \"{{ pillar.get('app', {}).get('port', 80) }}\"\n");
         write("top.sls", "base:\n  '*':\n    - app\n");
         List<String> errors = List.of("Rendering SLS 'app' failed, render error:\nmapping values are not allowed here; line 2");
         compile = (override, saltenv, pillarenv) -> Map.of("_errors", errors);
