@@ -36,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RunnerEndToEndTest {
     private static final Duration CALL = Duration.ofSeconds(30);
+    private static final Duration SIGN_IN = Duration.ofSeconds(90);
     private static final Pattern JID = Pattern.compile("job ID: ([0-9]{20})");
 
     private Cluster cluster;
@@ -47,10 +48,11 @@ class RunnerEndToEndTest {
         cluster.startMaster();
         cluster.startMinion("alpha");
         cluster.startMinion("beta");
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        // sign-ins of JVMs started on a loaded machine: long bounds on conditions, a fast machine is not slowed
+        await().atMost(SIGN_IN).untilAsserted(() ->
                 assertThat(cluster.key("-l", "pre").stdout()).contains("alpha", "beta"));
         assertThat(cluster.key("-A", "-y").exitCode()).isZero();
-        await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+        await().atMost(SIGN_IN).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             Cluster.Result r = cluster.jsalt("-t", "3", "*", "test.ping");
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.stdout()).contains("alpha", "beta");

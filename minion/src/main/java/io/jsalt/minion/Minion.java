@@ -6,6 +6,7 @@ import io.jsalt.crypto.RsaKeys;
 import io.jsalt.minion.channel.NotSignedInException;
 import io.jsalt.minion.files.RemoteMasterFiles;
 import io.jsalt.minion.grains.GrainsReport;
+import io.jsalt.minion.grains.GrainsReportRetry;
 import io.jsalt.minion.grains.MinionGrains;
 import io.jsalt.minion.jobs.JobRunner;
 import io.jsalt.minion.jobs.ProcRecords;
@@ -13,8 +14,10 @@ import io.jsalt.minion.jobs.RunningJobs;
 import io.jsalt.minion.masters.MasterLink;
 import io.jsalt.minion.masters.MinionMasters;
 import io.jsalt.minion.modules.MinionModules;
+import io.jsalt.minion.pillar.FreshPillar;
 import io.jsalt.minion.pillar.MinionPillar;
 import io.jsalt.minion.pillar.PillarModule;
+import io.jsalt.minion.pillar.StateRunPillar;
 import io.jsalt.minion.returns.ReturnOutbox;
 import io.jsalt.minion.returns.ReturnRoutes;
 import io.jsalt.minion.returns.ReturnSeal;
@@ -72,7 +75,7 @@ public final class Minion implements AutoCloseable {
     private JobRunner jobs;
     private MinionGrains grains;
     private GrainsReport grainsReport;
-    /** The pillar the master last sent; filled at each sign-in and pillar refresh. */
+    /** The pillar the master last sent; filled at each sign-in, pillar refresh and state run. */
     private final MinionPillar pillar = new MinionPillar();
     private RunningJobs running;
     private MinionModules modules;
@@ -80,10 +83,18 @@ public final class Minion implements AutoCloseable {
     private final AtomicBoolean scheduleStarted = new AtomicBoolean();
     private Supervisor supervisor;
     private SupervisorEvents supervisorEvents;
+    private final List<Duration> reportBackoff;
+    private GrainsReportRetry reportRetry;
 
     public Minion(MinionConfig config, Transport transport) {
+        this(config, transport, GrainsReportRetry.BACKOFF);
+    }
+
+    /** @param reportBackoff the waits before each new try of a sign-in's grains report the master did not answer */
+    Minion(MinionConfig config, Transport transport, List<Duration> reportBackoff) {
         this.config = config;
         this.transport = transport;
+        this.reportBackoff = List.copyOf(reportBackoff);
     }
 
     /**
@@ -104,10 +115,13 @@ public final class Minion implements AutoCloseable {
                 () -> Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII)),
                 load -> masters.send(load));
         supervisor = Supervisor.forMinion(config, supervisorEvents);
-        PillarModule pillarModule = new PillarModule(pillar, (override, saltenv, pillarenv) -> grainsReport.fetch(override, saltenv, pillarenv));
+        FreshPillar fromMasters = (override, saltenv, pillarenv) -> grainsReport.fetch(override, saltenv, pillarenv);
+        PillarModule pillarModule = new PillarModule(pillar, fromMasters);
+        // every state run renders with a pillar the masters compile for it, never an empty or old one in memory
         modules = new MinionModules(config, grains, files, List.of(saltutil, pillarModule, new SupervisorModule(supervisor),
                 new SupervisordModule(supervisor)), tellMaster -> saltutil.refresh_grains(
-                java.util.Map.of("refresh_pillar", tellMaster)), pillar);
+                java.util.Map.of("refresh_pillar", tellMaster)), pillar, new StateRunPillar(fromMasters, pillar));
+        reportRetry = new GrainsReportRetry(config.id(), reportBackoff, Duration.ofSeconds(config.authTimeout() + 1L));
         List<ScheduledJob> scheduled = new ScheduleParser(config.configDir().resolve(MinionConfig.FILE_NAME), modules.current()::has)
                 .parse(config.schedule());
         grainsReport = new GrainsReport(config.id(), grains, masters, keyPair.getPrivate(), pillar::set);
@@ -213,7 +227,11 @@ public final class Minion implements AutoCloseable {
     /** On the link's thread after every successful sign-in to it. */
     private void afterSignIn(MasterLink link) {
         // as a salt-minion does: the master learns the grains (for grain targeting) before anything else
-        new GrainsReport(config.id(), grains, link.channel(), keyPair.getPrivate(), pillar::set).send();
+        GrainsReport report = new GrainsReport(config.id(), grains, link.channel(), keyPair.getPrivate(), pillar::set);
+        if (!report.send()) {
+            // a loaded master let the request time out: tried again in the background, not left until the next sign-in
+            reportRetry.retry(report::send, () -> !stopped && link.state() == MasterLink.State.SIGNED_IN);
+        }
         announceOnce(link);
         if (supervisor.mayHaveRows()) {
             // changes made while the master was away were dropped: the master learns where every program is now,
@@ -268,6 +286,9 @@ public final class Minion implements AutoCloseable {
         }
         if (modules != null) {
             modules.close();
+        }
+        if (reportRetry != null) {
+            reportRetry.close();
         }
         if (returner != null) {
             returner.close();

@@ -122,7 +122,7 @@ class MinionTest {
         Map<String, Object> grains = (Map<String, Object>) pillar.get("grains");
         assertThat(grains).containsEntry("id", "web-1").containsEntry("rack", 7L).containsEntry("roles", List.of("web"))
                 .containsKeys("os", "kernel");
-        assertThat(CapturedLogs.matching("WARN", "grains not sent")).isEmpty();
+        assertThat(CapturedLogs.matching("WARN", "web-1: grains not sent")).isEmpty();
 
         master.rotateSessionKey();
         master.publish("test.ping", "*", "glob", "20260101000000000010");

@@ -31,6 +31,21 @@ public interface ModuleContext {
     }
 
     /**
+     * The pillar the master compiles for this minion now, as every Salt state run asks for it ({@code State} →
+     * {@code _gather_pillar}): a {@code _pillar} request with the minion's grains, {@code override} (Salt's
+     * {@code pillar_override}), {@code saltenv} and {@code pillarenv}. A context without a master (a {@code --local}
+     * run, tests) gives the pillar it holds.
+     *
+     * @param saltenv   the run's saltenv, or null
+     * @param pillarenv the run's pillarenv, or null
+     * @throws CommandExecutionException when no master answers or the master refuses: a state run must not render
+     *                                   with a pillar it did not get
+     */
+    default Map<String, Object> compilePillar(Map<String, Object> override, String saltenv, String pillarenv) {
+        return pillar();
+    }
+
+    /**
      * Whether this minion is what {@code expression} targets with Salt's matcher {@code matcher} ({@code glob},
      * {@code pcre}, {@code list}, {@code grain}, {@code grain_pcre}, {@code pillar}, {@code pillar_pcre},
      * {@code ipcidr}, {@code compound}, {@code nodegroup}), judged by its own id, grains and pillar exactly as it

@@ -18,6 +18,8 @@ import io.jsalt.minion.grains.GrainsReport;
 import io.jsalt.minion.grains.MinionGrains;
 import io.jsalt.minion.jobs.ProcRecords;
 import io.jsalt.minion.modules.MinionModules;
+import io.jsalt.minion.pillar.MinionPillar;
+import io.jsalt.minion.pillar.StateRunPillar;
 import io.jsalt.modules.ModuleRegistry;
 import io.jsalt.modules.api.MasterFiles;
 import java.io.PrintStream;
@@ -148,12 +150,16 @@ public final class CallCommand implements Callable<Integer> {
     private LocalCall.Outcome runAndReturn(MinionConfig config, String fun, List<Object> wireArgs) {
         KeyPair key = minionKey(config);
         try (CallerSession master = CallerSession.open(config, key)) {
-            // as a salt-call's pillar request does: the master learns this minion's grains for targeting
-            new GrainsReport(config.id(), MinionGrains.of(config.id(), config.grainsFile(), config.grains()),
-                    master.channel(), key.getPrivate()).send();
+            // as a salt-call's pillar request does: the master learns this minion's grains for targeting, and the
+            // call gets the pillar the master compiles (a state run asks for its own again, as Salt's does)
+            MinionPillar pillar = new MinionPillar();
+            MinionGrains grains = MinionGrains.of(config.id(), config.grainsFile(), config.grains());
+            GrainsReport report = new GrainsReport(config.id(), grains, master.channel(), key.getPrivate(), pillar::set);
+            report.send();
             MasterFiles files = new RemoteMasterFiles(master.channel()::send, config.cachedir().resolve("files"));
             LocalCall.Outcome outcome;
-            try (ModuleRegistry registry = MinionModules.build(config, files)) {
+            StateRunPillar stateRuns = new StateRunPillar(report::fetch, pillar);
+            try (ModuleRegistry registry = MinionModules.build(config, files, pillar, stateRuns)) {
                 outcome = run(config, registry, fun, wireArgs);
             }
             Map<String, Object> load = ReturnToMaster.load(config.id(), fun, wireArgs, outcome, System.getProperty("user.name"),

@@ -190,6 +190,22 @@ class CallCommandTest {
     }
 
     @Test
+    void withAMasterAStateRunRendersWithThePillarTheMasterCompiles() throws Exception {
+        Path srv = tmp.resolve("cluster/master/srv");
+        Files.createDirectories(srv.resolve("jsalt"));
+        Files.createDirectories(srv.resolve("pillar"));
+        Files.writeString(srv.resolve("jsalt/app.sls"), "app:\n  test.nop:\n    - port: {{ pillar['app']['port'] }}\n");
+        Files.writeString(srv.resolve("pillar/top.sls"), "base:\n  '" + ID + "':\n    - app\n");
+        Files.writeString(srv.resolve("pillar/app.sls"), "app:\n  port: 8443\n");
+        acceptKey();
+
+        Console.Run r = call("--out", "json", "state.show_sls", "app");
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.stdout()).as(r.toString()).contains("\"port\": 8443");
+    }
+
+    @Test
     void aPendingKeyIsAClearErrorWithSaltCallsExitCode2() throws Exception {
         cluster.startMaster();
 

@@ -32,7 +32,8 @@ import java.util.function.Function;
  * client; close it to stop.
  */
 public final class HandMadeMinion implements AutoCloseable {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** Waits on an answer or a connection, so long only when the machine is loaded: a fast one is not slowed. */
+    private static final Duration WAIT = Duration.ofSeconds(90);
 
     private final String id;
     private final KeyPair key;

@@ -64,7 +64,7 @@ public final class GrainsReport {
 
     /**
      * Sends the current grains; true when the master answered with a valid private reply. A failure is
-     * logged and left there: the next sign-in sends the grains again.
+     * logged (the pillar held is not changed); the caller may try again.
      */
     public boolean send() {
         try {
@@ -73,7 +73,7 @@ public final class GrainsReport {
             log.debug("{}: grains sent to the master; pillar of {} keys", minionId, pillar.size());
             return true;
         } catch (TransportException | NotSignedInException | UnexpectedReplyException | CryptoException | WireException e) {
-            log.warn("{}: grains not sent to the master: {}", minionId, Printable.reason(e));
+            log.warn("{}: grains not sent to the master, and no pillar from it: {}", minionId, Printable.reason(e));
             return false;
         }
     }

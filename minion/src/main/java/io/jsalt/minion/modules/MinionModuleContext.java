@@ -1,6 +1,7 @@
 package io.jsalt.minion.modules;
 
 import io.jsalt.minion.grains.GrainsRefresh;
+import io.jsalt.minion.pillar.FreshPillar;
 import io.jsalt.modules.ModuleContext;
 import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.GrainsFile;
@@ -28,14 +29,16 @@ final class MinionModuleContext implements ModuleContext {
     private final GrainsRefresh grainsRefresh;
     private final Runnable reload;
     private final Supplier<Map<String, Object>> pillar;
+    private final FreshPillar compiled;
 
     /**
      * @param grainsRefresh what a grains write asks for afterwards
      * @param reload        rebuilds the modules; null when this context cannot (a one-shot registry)
+     * @param compiled      asks the master to compile the pillar now; throws {@link CommandExecutionException}
      */
     MinionModuleContext(String minionId, Supplier<Map<String, Object>> grains, Map<String, Object> opts, Path cachedir,
             MasterFiles files, GrainsFile grainsFile, GrainsRefresh grainsRefresh, Runnable reload,
-            Supplier<Map<String, Object>> pillar) {
+            Supplier<Map<String, Object>> pillar, FreshPillar compiled) {
         this.minionId = minionId;
         this.grains = grains;
         this.opts = Map.copyOf(opts);
@@ -45,11 +48,17 @@ final class MinionModuleContext implements ModuleContext {
         this.grainsRefresh = grainsRefresh;
         this.reload = reload;
         this.pillar = pillar;
+        this.compiled = compiled;
     }
 
     @Override
     public Map<String, Object> pillar() {
         return pillar.get();
+    }
+
+    @Override
+    public Map<String, Object> compilePillar(Map<String, Object> override, String saltenv, String pillarenv) {
+        return compiled.fetch(override, saltenv, pillarenv);
     }
 
     /** The same matcher the minion checks publications with. */

@@ -3,6 +3,7 @@ package io.jsalt.minion.modules;
 import io.jsalt.config.MinionConfig;
 import io.jsalt.minion.grains.GrainsRefresh;
 import io.jsalt.minion.grains.MinionGrains;
+import io.jsalt.minion.pillar.FreshPillar;
 import io.jsalt.modules.ModuleContext;
 import io.jsalt.modules.ModuleRegistry;
 import io.jsalt.modules.api.ExecutionModule;
@@ -45,20 +46,21 @@ public final class MinionModules implements ModuleSource, AutoCloseable {
      */
     public MinionModules(MinionConfig config, MinionGrains grains, MasterFiles files, List<ExecutionModule> residents,
             GrainsRefresh grainsRefresh) {
-        this(config, grains, files, residents, grainsRefresh, Map::of);
+        this(config, grains, files, residents, grainsRefresh, Map::of, (override, saltenv, pillarenv) -> Map.of());
     }
 
     /**
      * @param residents     modules added to every registry before the jars (they may hold minion services)
      * @param grainsRefresh what a grains write asks for afterwards (the running minion tells the master)
      * @param pillar        the minion's pillar in memory, which functions see through their context
+     * @param compiled      a pillar the master compiles now, which every state run asks for
      */
     public MinionModules(MinionConfig config, MinionGrains grains, MasterFiles files, List<ExecutionModule> residents,
-            GrainsRefresh grainsRefresh, java.util.function.Supplier<Map<String, Object>> pillar) {
+            GrainsRefresh grainsRefresh, java.util.function.Supplier<Map<String, Object>> pillar, FreshPillar compiled) {
         this.jarDir = jarDir(config);
         this.residents = List.copyOf(residents);
         this.context = new MinionModuleContext(config.id(), grains, opts(config), config.cachedir(), files, grains.file(),
-                grainsRefresh, this::reload, pillar);
+                grainsRefresh, this::reload, pillar, compiled);
         this.current = new Generation(build());
     }
 
@@ -67,9 +69,18 @@ public final class MinionModules implements ModuleSource, AutoCloseable {
      * that are core grains, then the grains file, then the config's grains. It cannot reload.
      */
     public static ModuleRegistry build(MinionConfig config, MasterFiles files) {
+        return build(config, files, Map::of, (override, saltenv, pillarenv) -> Map.of());
+    }
+
+    /**
+     * A one-shot registry as {@link #build(MinionConfig, MasterFiles)}, whose functions see {@code pillar} and whose
+     * state runs ask for {@code compiled} (a jsalt-call that speaks to the master).
+     */
+    public static ModuleRegistry build(MinionConfig config, MasterFiles files,
+            java.util.function.Supplier<Map<String, Object>> pillar, FreshPillar compiled) {
         MinionGrains grains = MinionGrains.of(config.id(), config.grainsFile(), config.grains());
         ModuleContext context = new MinionModuleContext(config.id(), grains, opts(config), config.cachedir(), files,
-                grains.file(), GrainsRefresh.LOCAL, null, Map::of);
+                grains.file(), GrainsRefresh.LOCAL, null, pillar, compiled);
         ModuleRegistry.Builder builder = ModuleRegistry.builder(context).addDiscovered(ModuleRegistry.class.getClassLoader());
         return addJars(builder, jarDir(config)).build();
     }

@@ -133,9 +133,11 @@ class MinionModulesTest {
     void functionsMatchTargetsWithTheMinionsOwnIdGrainsAndPillar() throws Exception {
         MinionConfig config = config();
         try (MinionModules modules = new MinionModules(config, grains(config), MasterFiles.NONE, List.of(),
-                GrainsRefresh.LOCAL, () -> Map.of("role", "db"))) {
+                GrainsRefresh.LOCAL, () -> Map.of("role", "db"), (override, saltenv, pillarenv) -> Map.of("role", saltenv))) {
             var context = modules.current().context();
             Map<String, Object> none = Map.of();
+            // a state run's pillar comes from the master, not from memory
+            assertThat(context.compilePillar(Map.of(), "dev", null)).isEqualTo(Map.of("role", "dev"));
             assertThat(context.targets("glob", "web-*", none)).isTrue();
             assertThat(context.targets("glob", "db-*", none)).isFalse();
             assertThat(context.targets("grain", "os:TestOS", none)).isTrue();

@@ -26,9 +26,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Just enough of a master for a minion to live against, on real sockets: it answers {@code _auth} as told
- * (accept, pending, reject), {@code _pillar} with an empty private pillar, the file server commands from a
- * folder ({@link #serveFiles}), every other aes request {@code True}, and publishes signed jobs under a session
- * key it can rotate. It records what it received. Signs with the vectors' master key.
+ * (accept, pending, reject), {@code _pillar} with a private pillar (empty unless told; late if told), the file server
+ * commands from a folder ({@link #serveFiles}), every other aes request {@code True}, and publishes signed jobs under
+ * a session key it can rotate. It records what it received. Signs with the vectors' master key.
  */
 public final class FakeMaster implements AutoCloseable {
     /** How {@code _auth} is answered. */
@@ -44,6 +44,11 @@ public final class FakeMaster implements AutoCloseable {
     private volatile Mode mode = Mode.ACCEPT;
     private volatile FakeFileServer files = new FakeFileServer(null);
     private volatile boolean pillarBadLoad;
+    private volatile Map<String, Object> pillar = Map.of();
+    /** How many of the next _pillar requests are answered too late, and how late. */
+    private final java.util.concurrent.atomic.AtomicInteger pillarsToHold = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile java.time.Duration pillarHold = java.time.Duration.ZERO;
+    private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
     private volatile Object returnAnswer = true;
     private final List<Object> clearCmds = new CopyOnWriteArrayList<>();
 
@@ -65,7 +70,8 @@ public final class FakeMaster implements AutoCloseable {
         this.pem = io.jsalt.crypto.RsaKeys.publicKeyPem(key.getPublic());
         publisher = transport.bindPublisher("127.0.0.1", publishPort);
         try {
-            requests = transport.bindRequestServer("127.0.0.1", requestPort, 2, this::handle);
+            // workers to spare: a held _pillar keeps one busy while others answer
+            requests = transport.bindRequestServer("127.0.0.1", requestPort, 6, this::handle);
         } catch (RuntimeException e) {
             publisher.close(); // a port still held by a closed master: the caller tries again, on both ports
             throw e;
@@ -103,6 +109,20 @@ public final class FakeMaster implements AutoCloseable {
     /** Answers every _pillar with Salt's "bad load", as a master that cannot read this minion's session would. */
     public void answerPillarWithBadLoad(boolean badLoad) {
         this.pillarBadLoad = badLoad;
+    }
+
+    /** The pillar every later _pillar is answered with (empty by default). */
+    public void answerPillar(Map<String, Object> pillar) {
+        this.pillar = Map.copyOf(pillar);
+    }
+
+    /**
+     * Holds the next {@code count} _pillar requests for {@code hold} before answering them, as a loaded master does:
+     * a minion that waits less has given up by then.
+     */
+    public void holdPillars(int count, java.time.Duration hold) {
+        this.pillarHold = hold;
+        this.pillarsToHold.set(count);
     }
 
     /** Answers _file_list, _file_hash and _serve_file from {@code root}/<saltenv>/ in chunks of {@code chunk} bytes. */
@@ -162,6 +182,13 @@ public final class FakeMaster implements AutoCloseable {
         if ("_pillar".equals(cmd) && pillarBadLoad) {
             return SaltPack.pack("bad load");
         }
+        if ("_pillar".equals(cmd) && pillarsToHold.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            try {
+                closing.await(pillarHold.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if ("_pillar".equals(cmd) && minionKeys.containsKey(load.get("id"))) {
             return SaltPack.pack(privateReply(minionKeys.get(load.get("id")), nonce));
         }
@@ -196,13 +223,13 @@ public final class FakeMaster implements AutoCloseable {
         };
     }
 
-    /** Salt's private reply with an empty pillar, as jsalt's master answers _pillar. */
+    /** Salt's private reply with the pillar set by {@link #answerPillar}, as jsalt's master answers _pillar. */
     private Map<String, Object> privateReply(java.security.PublicKey minion, String nonce) {
         String oneOff = Crypticle.generateKeyString();
         byte[] sealedKey = Rsa.oaepEncrypt(minion, oneOff.getBytes(StandardCharsets.US_ASCII));
         Map<String, Object> signed = new LinkedHashMap<>();
         signed.put("key", sealedKey);
-        signed.put("pillar", Map.of());
+        signed.put("pillar", pillar);
         signed.put("nonce", nonce);
         byte[] data = SaltPack.pack(signed);
         Map<String, Object> envelope = new LinkedHashMap<>();
@@ -224,6 +251,7 @@ public final class FakeMaster implements AutoCloseable {
 
     @Override
     public void close() {
+        closing.countDown();
         requests.close();
         publisher.close();
     }

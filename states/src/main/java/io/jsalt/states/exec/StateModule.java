@@ -42,6 +42,8 @@ public final class StateModule implements ExecutionModule {
     static final int RETCODE_STATE_FAILED = 2;
     /** Keywords of the run itself, not arguments of a state function. */
     private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent", "pillar");
+    /** Accepted by the functions that check the pillar's errors (not state.single, where it is a state's argument). */
+    private static final String FORCE = "force";
 
     @SaltFunction(outputter = "highstate", doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
             + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, pillar={...} (merged over the minion's pillar for this run), queue=True, concurrent=True.\n\n"
@@ -50,7 +52,7 @@ public final class StateModule implements ExecutionModule {
             ModuleContext context, FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.apply", kwargs);
         return guarded("state.apply", kwargs, job, () -> {
-            Run run = new Run(context, catalog, job, kwargs);
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
             List<String> names = names(mods);
             return names.isEmpty() ? run.highstate() : run.apply(names);
         });
@@ -65,7 +67,7 @@ public final class StateModule implements ExecutionModule {
             throw new CommandExecutionException("state.sls needs the name of at least one SLS");
         }
         refuseUnknown("state.sls", kwargs);
-        return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).apply(names));
+        return guarded("state.sls", kwargs, job, () -> new Run(context, catalog, job, kwargs).checkPillar().apply(names));
     }
 
     @SaltFunction(outputter = "highstate", doc = "Apply the highstate: the SLS files top.sls gives this minion (glob targets only).\n\n"
@@ -73,7 +75,7 @@ public final class StateModule implements ExecutionModule {
     public CallResult highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
         refuseUnknown("state.highstate", kwargs);
-        return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).highstate());
+        return guarded("state.highstate", kwargs, job, () -> new Run(context, catalog, job, kwargs).checkPillar().highstate());
     }
 
     @SaltFunction(doc = "Show the high data the named SLS files render to (after include, extend and exclude), "
@@ -81,8 +83,10 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_sls", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
-        return shown(() -> run.compiler().highData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+        return shown(() -> {
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
+            return run.compiler().highData(Map.of(run.saltenv(), names(mods)), run.renderContext);
+        });
     }
 
     @SaltFunction(doc = "Show the state calls (low data) the named SLS files compile to, in definition order, "
@@ -90,8 +94,10 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_low_sls(@Arg("mods") Object mods, @KwArgs Map<String, Object> kwargs, ModuleContext context,
             FunctionCatalog catalog, JobControl job) {
         refuseUnknown("state.show_low_sls", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
-        return shown(() -> run.compiler().lowData(Map.of(run.saltenv(), names(mods)), run.renderContext));
+        return shown(() -> {
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
+            return run.compiler().lowData(Map.of(run.saltenv(), names(mods)), run.renderContext);
+        });
     }
 
     @SaltFunction(doc = "Show the high data of the highstate: what the top files give this minion, without running "
@@ -99,8 +105,10 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_highstate(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
         refuseUnknown("state.show_highstate", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
-        return shown(() -> run.compiler().highData(run.topMatches(), run.renderContext));
+        return shown(() -> {
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
+            return run.compiler().highData(run.topMatches(), run.renderContext);
+        });
     }
 
     @SaltFunction(doc = "The state run going on on this minion, as Salt words it (an empty list when none).\n\n"
@@ -109,10 +117,12 @@ public final class StateModule implements ExecutionModule {
         return StateRunGuard.MINION.running().map(List::of).orElse(List.of());
     }
 
-    /** A show_* answer, or Salt's list of errors with retcode 1 for a tree that does not compile. */
+    /** A show_* answer, or Salt's list of errors with retcode 1 for a tree that does not compile or no pillar. */
     private static CallResult shown(Supplier<Object> data) {
         try {
             return CallResult.ok(data.get());
+        } catch (PillarRenderErrorsException e) {
+            return CallResult.failed(e.showAnswer(), PillarRenderErrorsException.RETCODE_PILLAR_FAILURE);
         } catch (StatesException e) {
             return compileFailure(e);
         }
@@ -127,11 +137,11 @@ public final class StateModule implements ExecutionModule {
         if (dot <= 0 || name == null) {
             throw new CommandExecutionException("state.single needs a state function (state.fun) and name=");
         }
-        Run run = new Run(context, catalog, job, kwargs);
         Map<String, Object> args = new LinkedHashMap<>(kwargs);
         args.keySet().removeIf(k -> k.startsWith("__pub") || RUN_KEYWORDS.contains(k));
         StateChunk chunk = new StateChunk(name, "", fun.substring(0, dot), fun.substring(dot + 1), name, 1, args, List.of());
-        return guarded("state.single", kwargs, job, () -> run.execute(ExecutionPlan.single(chunk)));
+        return guarded("state.single", kwargs, job,
+                () -> new Run(context, catalog, job, kwargs).execute(ExecutionPlan.single(chunk)));
     }
 
     @SaltFunction(outputter = "highstate", doc = "As state.apply with test=True: what would change, nothing changed.\n\n"
@@ -142,7 +152,7 @@ public final class StateModule implements ExecutionModule {
         asTest.put("test", true);
         refuseUnknown("state.test", asTest);
         return guarded("state.test", asTest, job, () -> {
-            Run run = new Run(context, catalog, job, asTest);
+            Run run = new Run(context, catalog, job, asTest).checkPillar();
             List<String> names = names(mods);
             return names.isEmpty() ? run.highstate() : run.apply(names);
         });
@@ -158,7 +168,7 @@ public final class StateModule implements ExecutionModule {
         }
         refuseUnknown("state.sls_id", kwargs);
         return guarded("state.sls_id", kwargs, job, () -> {
-            Run run = new Run(context, catalog, job, kwargs);
+            Run run = new Run(context, catalog, job, kwargs).checkPillar();
             ExecutionPlan plan;
             try {
                 plan = run.compile(names).onlyId(id);
@@ -179,12 +189,7 @@ public final class StateModule implements ExecutionModule {
     public CallResult show_top(@KwArgs Map<String, Object> kwargs, ModuleContext context, FunctionCatalog catalog,
             JobControl job) {
         refuseUnknown("state.show_top", kwargs);
-        Run run = new Run(context, catalog, job, kwargs);
-        try {
-            return CallResult.ok(run.topMatches());
-        } catch (StatesException e) {
-            return compileFailure(e);
-        }
+        return shown(() -> new Run(context, catalog, job, kwargs).checkPillar().topMatches());
     }
 
     /**
@@ -193,7 +198,7 @@ public final class StateModule implements ExecutionModule {
      */
     private static CallResult guarded(String fun, Map<String, Object> kwargs, JobControl job, Supplier<CallResult> body) {
         if (Run.truthy(kwargs.get("concurrent"))) {
-            return body.get();
+            return started(body);
         }
         StateRunGuard.Turn turn;
         if (Run.truthy(kwargs.get("queue"))) {
@@ -211,14 +216,25 @@ public final class StateModule implements ExecutionModule {
             turn = now.get();
         }
         try (turn) {
+            return started(body);
+        }
+    }
+
+    /** The run, or Salt's list of errors with retcode 1 when it could not start: no pillar came from the master. */
+    private static CallResult started(Supplier<CallResult> body) {
+        try {
             return body.get();
+        } catch (PillarUnavailableException e) {
+            return compileFailure(e);
+        } catch (PillarRenderErrorsException e) {
+            return CallResult.failed(e.runAnswer(), PillarRenderErrorsException.RETCODE_PILLAR_FAILURE);
         }
     }
 
     /** Salt's other keywords ({@code exclude=}, {@code pillarenv=}, ...) are refused by name, not ignored. */
     private static void refuseUnknown(String fun, Map<String, Object> kwargs) {
         for (String key : kwargs.keySet()) {
-            if (!key.startsWith("__") && !RUN_KEYWORDS.contains(key)) {
+            if (!key.startsWith("__") && !RUN_KEYWORDS.contains(key) && !FORCE.equals(key)) {
                 throw new CommandExecutionException(fun + ": the keyword '" + key + "' is not supported by jsalt yet");
             }
         }
@@ -261,6 +277,8 @@ public final class StateModule implements ExecutionModule {
         private final boolean test;
         /** The saltenv asked for; null when none was, and a highstate then merges every saltenv's top file. */
         private final String askedSaltenv;
+        /** force=True: run even with a pillar that did not render whole. */
+        private final boolean force;
 
         Run(ModuleContext context, FunctionCatalog catalog, JobControl job, Map<String, Object> kwargs) {
             if (!(catalog instanceof ModuleRegistry registry)) {
@@ -272,11 +290,26 @@ public final class StateModule implements ExecutionModule {
             this.salt = new RegistryCaller(registry, job);
             this.test = truthy(kwargs.get("test"));
             this.askedSaltenv = kwargs.get("saltenv") == null ? null : String.valueOf(kwargs.get("saltenv"));
+            this.force = truthy(kwargs.get(FORCE));
             String saltenv = askedSaltenv == null ? "base" : askedSaltenv;
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
-            this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar")), opts, saltenv,
-                    "", "", salt);
+            this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar"), askedSaltenv), opts,
+                    saltenv, "", "", salt);
+        }
+
+        /**
+         * This run, unless the master said parts of the pillar did not render ({@code _errors}) and the run was not
+         * forced: Salt's {@code _get_pillar_errors}, which state.apply, sls, highstate, sls_id and the show_*
+         * functions check (state.single does not).
+         *
+         * @throws PillarRenderErrorsException naming the errors
+         */
+        Run checkPillar() {
+            if (!force && renderContext.pillar().get("_errors") instanceof List<?> errors && !errors.isEmpty()) {
+                throw new PillarRenderErrorsException(errors.stream().map(String::valueOf).toList());
+            }
+            return this;
         }
 
         ExecutionPlan compile(List<String> mods) {
@@ -351,18 +384,25 @@ public final class StateModule implements ExecutionModule {
         }
 
         /**
-         * The minion's pillar with a run's {@code pillar=} merged on top, as Salt's State does (its default strategy,
-         * lists replaced); the pillar in memory is not changed.
+         * The pillar the master compiles for this run (Salt's {@code _gather_pillar}: fresh at every state run, the
+         * run's {@code pillar=} and saltenv sent along), with the {@code pillar=} merged on top again as Salt's State
+         * does (its default strategy, lists replaced).
+         *
+         * @throws PillarUnavailableException when the master sent no pillar: the run must not render without it
          */
-        static Map<String, Object> pillar(ModuleContext context, Object override) {
-            if (override == null) {
-                return context.pillar();
-            }
-            if (!(override instanceof Map<?, ?> map)) {
+        static Map<String, Object> pillar(ModuleContext context, Object override, String saltenv) {
+            if (override != null && !(override instanceof Map<?, ?>)) {
                 // Salt's words
                 throw new CommandExecutionException("Pillar data must be formatted as a dictionary, unless pillar_enc is specified.");
             }
-            return PillarMerge.defaults().merge(context.pillar(), PillarMerge.deepCopy(map));
+            Map<String, Object> overrides = override == null ? Map.of() : PillarMerge.deepCopy((Map<?, ?>) override);
+            Map<String, Object> compiled;
+            try {
+                compiled = context.compilePillar(overrides, saltenv, null);
+            } catch (CommandExecutionException e) {
+                throw new PillarUnavailableException(e.getMessage());
+            }
+            return overrides.isEmpty() ? compiled : PillarMerge.defaults().merge(compiled, PillarMerge.deepCopy(overrides));
         }
 
         static boolean truthy(Object value) {

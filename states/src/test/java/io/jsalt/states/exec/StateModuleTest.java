@@ -28,6 +28,14 @@ class StateModuleTest {
     Path cache;
 
     private ModuleRegistry registry;
+    /** What the master compiles for a state run; null: the pillar in memory, as a context without a master has it. */
+    private volatile Compile compile;
+    private final List<List<Object>> compiles = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** The master's side of ModuleContext.compilePillar. */
+    private interface Compile {
+        Map<String, Object> pillar(Map<String, Object> override, String saltenv, String pillarenv);
+    }
 
     /** A master file server over a folder: what RemoteMasterFiles answers, without the wire. */
     private MasterFiles folderServer() {
@@ -91,6 +99,13 @@ class StateModuleTest {
             @Override
             public Map<String, Object> pillar() {
                 return Map.of("app", Map.of("port", 8080, "name", "shop"));
+            }
+
+            @Override
+            public Map<String, Object> compilePillar(Map<String, Object> override, String saltenv, String pillarenv) {
+                compiles.add(java.util.Arrays.asList(override, saltenv, pillarenv));
+                Compile c = compile;
+                return c == null ? pillar() : c.pillar(override, saltenv, pillarenv);
             }
 
             @Override
@@ -358,6 +373,85 @@ class StateModuleTest {
         CallResult r = registry.call("state.apply", List.of("app", kw("pillar", Map.of("app", Map.of("port", 9090), "extra", "x"))));
         assertThat(r.retcode()).isZero();
         assertThat(Files.readString(conf)).isEqualTo("shop:9090:x\n");
+    }
+
+    @Test
+    void everyRunRendersWithThePillarTheMasterCompilesForItNotTheOneInMemory() throws IOException {
+        Path conf = target.resolve("app.conf");
+        write("app.sls", "conf:\n  file.managed:\n    - name: " + conf + "\n"
+                + "    - contents: \"{{ pillar['app']['name'] }}:{{ pillar.app.port }}:{{ pillar.get('extra', 'none') }}\"\n");
+        compile = (override, saltenv, pillarenv) -> Map.of("app", Map.of("port", 7070, "name", "fresh"), "extra", "master");
+
+        assertThat(registry.call("state.sls", List.of("app")).retcode()).isZero();
+        assertThat(Files.readString(conf)).isEqualTo("fresh:7070:master\n");
+        assertThat(compiles).containsExactly(java.util.Arrays.asList(Map.of(), null, null));
+
+        // the override goes to the master with the run's saltenv (Salt's pillar_override), and is merged on top again
+        CallResult r = registry.call("state.apply", List.of("app", kw("pillar", Map.of("app", Map.of("port", 9090)), "saltenv", "base")));
+        assertThat(r.retcode()).as(r.toString()).isZero();
+        assertThat(Files.readString(conf)).isEqualTo("fresh:9090:master\n");
+        assertThat(compiles.get(1)).isEqualTo(java.util.Arrays.asList(Map.of("app", Map.of("port", 9090)), "base", null));
+
+        assertThat(registry.call("state.show_sls", List.of("app")).retcode()).isZero();
+        assertThat(registry.call("state.show_top", List.of()).retcode()).isZero();
+        assertThat(compiles).hasSize(4);
+    }
+
+    @Test
+    void aRunWhoseMasterSendsNoPillarAppliesNothingAndSaysWhy() throws IOException {
+        Path conf = target.resolve("app.conf");
+        write("app.sls", "conf:\n  file.managed:\n    - name: " + conf + "\n    - contents: \"{{ pillar.app.port }}\"\n");
+        write("top.sls", "base:\n  '*':\n    - app\n");
+        compile = (override, saltenv, pillarenv) -> {
+            throw new CommandExecutionException("no pillar from the master for this state run (3 tries): no answer within 1000 ms");
+        };
+
+        for (List<Object> call : List.<List<Object>>of(List.of("state.apply", List.of("app")), List.of("state.apply", List.of()),
+                List.of("state.sls", List.of("app")), List.of("state.highstate", List.of()),
+                List.of("state.sls_id", List.of("conf", "app")), List.of("state.test", List.of("app")),
+                List.of("state.single", List.of("file.managed", kw("name", conf.toString(), "contents", "x"))),
+                List.of("state.show_sls", List.of("app")), List.of("state.show_highstate", List.of()),
+                List.of("state.show_low_sls", List.of("app")), List.of("state.show_top", List.of()))) {
+            @SuppressWarnings("unchecked")
+            CallResult r = registry.call((String) call.get(0), (List<Object>) call.get(1));
+            assertThat(r.retcode()).as(call.get(0) + ": " + r).isEqualTo(1);
+            assertThat(r.ret()).as(call.get(0).toString()).isEqualTo(List.of("The state run did not start: no pillar from the "
+                    + "master for this state run (3 tries): no answer within 1000 ms"));
+        }
+        assertThat(Files.exists(conf)).isFalse();
+        assertThat(StateRunGuard.MINION.running()).isEmpty();
+    }
+
+    @Test
+    void aPillarThatDidNotRenderWholeStopsTheRunAsSaltsDoesUnlessForced() throws IOException {
+        Path conf = target.resolve("app.conf");
+        write("app.sls", "conf:\n  file.managed:\n    - name: " + conf + "\n"
+                + "    - contents: \"{{ pillar.get('app', {}).get('port', 80) }}\"\n");
+        write("top.sls", "base:\n  '*':\n    - app\n");
+        List<String> errors = List.of("Rendering SLS 'app' failed, render error:\nmapping values are not allowed here; line 2");
+        compile = (override, saltenv, pillarenv) -> Map.of("_errors", errors);
+
+        for (String fun : List.of("state.apply", "state.sls", "state.test")) {
+            CallResult r = registry.call(fun, List.of("app"));
+            assertThat(r.retcode()).as(fun + ": " + r).isEqualTo(5);
+            assertThat(r.ret()).as(fun).isEqualTo(List.of("Pillar failed to render with the following messages:", errors.get(0)));
+        }
+        assertThat(registry.call("state.highstate", List.of()).retcode()).isEqualTo(5);
+        assertThat(registry.call("state.sls_id", List.of("conf", "app")).retcode()).isEqualTo(5);
+        CallResult shown = registry.call("state.show_sls", List.of("app"));
+        assertThat(shown.retcode()).isEqualTo(5);
+        assertThat(shown.ret()).isEqualTo("ERROR: Pillar failed to render. Additional info follows:\n\n- " + errors.get(0));
+        assertThat(registry.call("state.show_top", List.of()).retcode()).isEqualTo(5);
+        assertThat(Files.exists(conf)).isFalse();
+
+        // force=True runs it anyway, as in Salt; state.single does not look at the pillar's errors
+        CallResult forced = registry.call("state.sls", List.of("app", kw("force", true)));
+        assertThat(forced.retcode()).as(forced.toString()).isZero();
+        assertThat(Files.readString(conf)).isEqualTo("80\n");
+        Path single = target.resolve("single.conf");
+        assertThat(registry.call("state.single", List.of("file.managed", kw("name", single.toString(), "contents", "x"))).retcode())
+                .isZero();
+        assertThat(Files.exists(single)).isTrue();
     }
 
     @Test
