@@ -30,8 +30,10 @@ final class ApiHandler extends Handler.Abstract {
     private final StaticFiles staticFiles;
     private final String staticPath;
     private final boolean debug;
+    private final AuthorizedIps authorizedIps;
 
-    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, boolean debug) {
+    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, boolean debug, AuthorizedIps authorizedIps) {
+        this.authorizedIps = authorizedIps;
         this.console = new Console(web.appPath(), web.app());
         this.staticFiles = new StaticFiles(web.staticPath(), web.staticDir());
         this.staticPath = web.staticPath();
@@ -57,6 +59,7 @@ final class ApiHandler extends Handler.Abstract {
         String body;
         String type = "application/json";
         try {
+            checkClientAddress(request);
             String method = request.getMethod();
             Map<String, String> corsHeaders = cors.headers(request.getHeaders().get(HttpHeader.ORIGIN), method,
                     request.getHeaders().get(HttpHeader.ACCESS_CONTROL_REQUEST_METHOD));
@@ -142,6 +145,23 @@ final class ApiHandler extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "private");
         Content.Sink.write(response, true, body, callback);
         return true;
+    }
+
+    /**
+     * authorized_ips, before anything else is read or answered: salt-api checks it on every API resource
+     * (after its login check); here a client outside the list learns nothing, not even whether it is logged in,
+     * and the console and static files are refused it too.
+     */
+    private void checkClientAddress(Request request) {
+        if (!authorizedIps.restricted()) {
+            return;
+        }
+        java.net.SocketAddress remote = request.getConnectionMetaData().getRemoteSocketAddress();
+        java.net.InetAddress address = remote instanceof java.net.InetSocketAddress inet ? inet.getAddress() : null;
+        if (!authorizedIps.allows(address)) {
+            log.warn("Blocked IP: {} (not in rest_cherrypy:authorized_ips)", address == null ? remote : address.getHostAddress());
+            throw new ApiException(403, "Bad IP");
+        }
     }
 
     /** A page or script of the console (or the operator's app page), held in memory. */

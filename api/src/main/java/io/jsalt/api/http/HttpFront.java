@@ -56,7 +56,7 @@ public final class HttpFront implements AutoCloseable {
         limit.setHandler(new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
                 new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
-                new EventStream(master), new Cors(config.corsOrigins()), stats, config.web(), config.debug()));
+                new EventStream(master), new Cors(config.corsOrigins()), stats, config.web(), config.debug(), config.authorizedIps()));
         server.setHandler(limit);
         server.setStopTimeout(5_000);
     }
