@@ -27,7 +27,12 @@ public final class JobReadRule {
 
     /** A runner call: the caller's, and still within their runner rights. */
     public boolean mayRead(Eauth.Caller caller, RunnerCalls.Call call) {
+        return mayRead(caller, "runner", call);
+    }
+
+    /** A runner or wheel ({@code kind}) call: the caller's, and still within their rights of that kind. */
+    public boolean mayRead(Eauth.Caller caller, String kind, RunnerCalls.Call call) {
         return caller.name().equals(call.user())
-                && caller.perms().allowsSpecial("runner", call.fun(), ArgConditions.of(call.arg(), call.kwarg()));
+                && caller.perms().allowsSpecial(kind, call.fun(), ArgConditions.of(call.arg(), call.kwarg()));
     }
 }
