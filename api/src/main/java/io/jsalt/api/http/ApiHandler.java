@@ -30,10 +30,8 @@ final class ApiHandler extends Handler.Abstract {
     private final StaticFiles staticFiles;
     private final String staticPath;
     private final boolean debug;
-    private final AuthorizedIps authorizedIps;
 
-    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, boolean debug, AuthorizedIps authorizedIps) {
-        this.authorizedIps = authorizedIps;
+    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, boolean debug) {
         this.console = new Console(web.appPath(), web.app());
         this.staticFiles = new StaticFiles(web.staticPath(), web.staticDir());
         this.staticPath = web.staticPath();
@@ -59,7 +57,6 @@ final class ApiHandler extends Handler.Abstract {
         String body;
         String type = "application/json";
         try {
-            checkClientAddress(request);
             String method = request.getMethod();
             Map<String, String> corsHeaders = cors.headers(request.getHeaders().get(HttpHeader.ORIGIN), method,
                     request.getHeaders().get(HttpHeader.ACCESS_CONTROL_REQUEST_METHOD));
@@ -89,14 +86,11 @@ final class ApiHandler extends Handler.Abstract {
             }
             if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
                 try {
-                    stats.streamOpened();
                     events.serve(request, response);
                     callback.succeeded();
                 } catch (java.io.IOException e) {
                     log.debug("event stream closed: {}", e.getMessage()); // the client went away
                     callback.failed(e);
-                } finally {
-                    stats.streamClosed();
                 }
                 return true;
             }
@@ -145,23 +139,6 @@ final class ApiHandler extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "private");
         Content.Sink.write(response, true, body, callback);
         return true;
-    }
-
-    /**
-     * authorized_ips, before anything else is read or answered: salt-api checks it on every API resource
-     * (after its login check); here a client outside the list learns nothing, not even whether it is logged in,
-     * and the console and static files are refused it too.
-     */
-    private void checkClientAddress(Request request) {
-        if (!authorizedIps.restricted()) {
-            return;
-        }
-        java.net.SocketAddress remote = request.getConnectionMetaData().getRemoteSocketAddress();
-        java.net.InetAddress address = remote instanceof java.net.InetSocketAddress inet ? inet.getAddress() : null;
-        if (!authorizedIps.allows(address)) {
-            log.warn("Blocked IP: {} (not in rest_cherrypy:authorized_ips)", address == null ? remote : address.getHostAddress());
-            throw new ApiException(403, "Bad IP");
-        }
     }
 
     /** A page or script of the console (or the operator's app page), held in memory. */

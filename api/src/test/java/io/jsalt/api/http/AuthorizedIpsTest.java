@@ -77,6 +77,11 @@ class AuthorizedIpsTest {
         }
         assertThat(send(elsewhere, HttpRequest.newBuilder().POST(HttpRequest.BodyPublishers.ofString("{}"))
                 .header("Content-Type", "application/json"), "/hook/x").statusCode()).isEqualTo(403);
+        // a websocket upgrade too, before its token is looked at
+        assertThatThrownBy(() -> http.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + elsewhere.port() + "/ws/00ff"),
+                new java.net.http.WebSocket.Listener() { }).get(20, java.util.concurrent.TimeUnit.SECONDS))
+                .cause().isInstanceOf(java.net.http.WebSocketHandshakeException.class)
+                .satisfies(e -> assertThat(((java.net.http.WebSocketHandshakeException) e).getResponse().statusCode()).isEqualTo(403));
     }
 
     @Test
