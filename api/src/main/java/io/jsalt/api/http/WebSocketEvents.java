@@ -49,7 +49,7 @@ public final class WebSocketEvents implements WebSocketCreator {
         this.workers = workers;
     }
 
-    /** A socket for a client with a live token, while a stream slot is free; otherwise salt-api's error page. */
+    /** A socket for a client with a live token; otherwise salt-api's error page and no upgrade. */
     @Override
     public Object createWebSocket(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
         EventGrant grant;
@@ -57,9 +57,6 @@ public final class WebSocketEvents implements WebSocketCreator {
             grant = EventStream.grantFor(master, token(request));
         } catch (ApiException e) {
             return refuse(response, callback, e);
-        }
-        if (!slots.tryAcquire()) {
-            return refuse(response, callback, new ApiException(503, "Too many event streams are open: try again later"));
         }
         boolean formatted = Request.extractQueryParameters(request).get("format_events") != null;
         return new Stream(grant, formatted);
@@ -96,13 +93,25 @@ public final class WebSocketEvents implements WebSocketCreator {
             this.formatter = formatted ? new FormattedEvents() : null;
         }
 
+        /**
+         * Takes a stream slot once the socket is open (taken in the creator, it would leak when a handshake fails
+         * after it); none free: closed at once with 1013 "try again later".
+         */
         @Override
         public void onWebSocketOpen(Session opened) {
             session = opened;
+            if (!slots.tryAcquire()) {
+                released.set(true); // nothing to give back
+                opened.close(StatusCode.TRY_AGAIN_LATER, "Too many event streams are open: try again later",
+                        org.eclipse.jetty.websocket.api.Callback.NOOP);
+            }
         }
 
         @Override
         public void onWebSocketText(String message) {
+            if (released.get()) {
+                return; // refused at open, or already ended
+            }
             if (message.equals(READY) && started.compareAndSet(false, true)) {
                 try {
                     workers.execute(this::feed);

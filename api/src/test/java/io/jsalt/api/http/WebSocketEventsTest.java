@@ -135,9 +135,55 @@ class WebSocketEventsTest {
         ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
     }
 
+    @Test
+    void websocketsAndEventStreamsShareOneBound() throws Exception {
+        String admin = login("admin", "adminpw");
+        await().atMost(WAIT).until(() -> openStreams(admin) == 0); // the other tests' sockets are given back
+        List<WebSocket> held = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < StreamSlots.MAX; i++) {
+                held.add(open("/ws/" + admin, null, new Frames()));
+            }
+            await().atMost(WAIT).until(() -> openStreams(admin) == StreamSlots.MAX);
+            HttpResponse<String> events = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events?token=" + admin))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(events.statusCode()).isEqualTo(503);
+            Frames refused = new Frames();
+            open("/ws/" + admin, null, refused);
+            await().atMost(WAIT).until(() -> refused.closedWith == 1013);
+
+            held.remove(0).sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> openStreams(admin) == StreamSlots.MAX - 1);
+            Frames again = new Frames();
+            held.add(open("/ws/" + admin, null, again));
+            held.get(held.size() - 1).sendText(WebSocketEvents.READY, true).get(10, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> again.contains("server received message"));
+        } finally {
+            for (WebSocket ws : held) {
+                ws.abort();
+            }
+        }
+        await().atMost(WAIT).until(() -> openStreams(admin) == 0);
+    }
+
+    /** The streams open now, as {@code GET /stats} counts them. */
+    private long openStreams(String token) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/stats")).header("X-Auth-Token", token)
+                .header("Accept", "application/json").timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return ((Number) ((Map<?, ?>) ((Map<?, ?>) new JSON().fromJSON(r.body())).get("jsalt-api")).get("Event Streams")).longValue();
+    }
+
     /** Every text message the server sent, whole. */
     static final class Frames extends ConcurrentLinkedQueue<String> implements WebSocket.Listener {
         private final StringBuilder partial = new StringBuilder();
+        volatile int closedWith = -1;
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closedWith = statusCode;
+            return null;
+        }
 
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
