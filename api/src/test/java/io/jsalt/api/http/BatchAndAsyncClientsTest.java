@@ -138,8 +138,9 @@ class BatchAndAsyncClientsTest {
     void wheelAsyncAnswersTagAndJidAndTheCallsStartAndReturnArriveOnTheCallersOwnStreamOnly() throws Exception {
         String token = login("admin", "adminpw");
         String pinger = login("pinger", "pingpw");
-        Queue<String> seen = stream(token);
-        Queue<String> seenByPinger = stream(pinger);
+        List<CompletableFuture<HttpResponse<Stream<String>>>> open = new java.util.ArrayList<>();
+        Queue<String> seen = stream(token, open);
+        Queue<String> seenByPinger = stream(pinger, open);
 
         HttpResponse<String> r = post("/", token, "[{\"client\":\"wheel_async\",\"fun\":\"key.list_all\"}]");
 
@@ -168,17 +169,23 @@ class BatchAndAsyncClientsTest {
         HttpResponse<String> denied = post("/", pinger, "[{\"client\":\"wheel_async\",\"fun\":\"key.list_all\"}]");
         assertThat(denied.statusCode()).isEqualTo(401);
         assertThat(denied.body()).doesNotContain("salt/wheel/");
+        for (CompletableFuture<HttpResponse<Stream<String>>> stream : open) {
+            stream.get().body().close();
+        }
     }
 
-    /** The lines of the user's {@code GET /events} stream, as they arrive (the stream ends with the test's cluster). */
-    private Queue<String> stream(String token) {
+    /** The lines of the user's {@code GET /events} stream, as they arrive; the stream goes to {@code open}, for closing. */
+    private Queue<String> stream(String token, List<CompletableFuture<HttpResponse<Stream<String>>>> open) {
         Queue<String> seen = new ConcurrentLinkedQueue<>();
-        http.sendAsync(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events?token=" + token)).GET().build(),
-                HttpResponse.BodyHandlers.ofLines()).thenAcceptAsync(resp -> {
+        CompletableFuture<HttpResponse<Stream<String>>> stream = http.sendAsync(
+                HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events?token=" + token)).GET().build(),
+                HttpResponse.BodyHandlers.ofLines());
+        open.add(stream);
+        stream.thenAcceptAsync(resp -> {
                     try (Stream<String> body = resp.body()) {
                         body.forEach(seen::add);
                     } catch (RuntimeException e) {
-                        // closed with the cluster
+                        // closed by the test
                     }
                 });
         await().atMost(WAIT).until(() -> seen.contains("retry: 400"));
