@@ -59,12 +59,13 @@ public final class HttpFront implements AutoCloseable {
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         ApiStats stats = new ApiStats(clock);
         StreamSlots slots = new StreamSlots(stats);
+        Cors cors = new Cors(config.corsOrigins());
         ApiHandler api = new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
                 new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
-                new EventStream(master, slots), new Cors(config.corsOrigins()), stats, config.web(), config.debug());
+                new EventStream(master, slots), cors, stats, config.web(), config.debug());
         // GET /ws and /ws/<token> with an Upgrade: websocket are the websocket's; every other request goes on to the API
-        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool);
+        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors);
         WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, container -> {
             container.setMaxTextMessageSize(MAX_WS_MESSAGE);
             container.setMaxBinaryMessageSize(MAX_WS_MESSAGE);

@@ -41,9 +41,14 @@ public final class WebSocketEvents implements WebSocketCreator {
     private final MasterClient master;
     private final StreamSlots slots;
     private final Executor workers;
+    private final Cors cors;
 
-    /** @param workers the HTTP server's worker pool: a stream holds one of its threads, as a {@code GET /events} does */
-    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers) {
+    /**
+     * @param workers the HTTP server's worker pool: a stream holds one of its threads, as a {@code GET /events} does
+     * @param cors    the origins whose pages may use the session cookie ({@code cors_origin})
+     */
+    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers, Cors cors) {
+        this.cors = cors;
         this.master = master;
         this.slots = slots;
         this.workers = workers;
@@ -62,11 +67,33 @@ public final class WebSocketEvents implements WebSocketCreator {
         return new Stream(grant, formatted);
     }
 
-    /** {@code /ws/<token>} first (salt-api's URL token), then the header, the query or the session cookie. */
-    private static String token(Request request) {
+    /**
+     * {@code /ws/<token>} first (salt-api's URL token), then the header, the query or the session cookie. A
+     * cookie is sent by the browser to any page's websocket, and websockets know no CORS: a token from the cookie
+     * counts only when the request comes from no browser page (no {@code Origin}), from the API's own origin, or
+     * from an origin listed in {@code cors_origin} (else another site's page could read the user's events).
+     */
+    private String token(Request request) {
         String path = Request.getPathInContext(request);
         String last = path.startsWith("/ws/") ? path.substring("/ws/".length()) : "";
-        return last.isEmpty() ? EventStream.offeredToken(request) : last;
+        if (!last.isEmpty()) {
+            return last;
+        }
+        String token = EventStream.offeredToken(request);
+        boolean fromCookie = token != null && request.getHeaders().get("X-Auth-Token") == null
+                && Request.extractQueryParameters(request).getValue("token") == null
+                && Request.extractQueryParameters(request).getValue("salt_token") == null;
+        String origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        if (fromCookie && origin != null && !origin.equals(ownOrigin(request)) && !cors.allowsCredentials(origin)) {
+            log.warn("websocket refused: a session cookie sent from another origin's page");
+            return null;
+        }
+        return token;
+    }
+
+    /** The API's own origin as a browser writes it for a page it served: scheme and the Host it was asked for. */
+    private static String ownOrigin(Request request) {
+        return (request.isSecure() ? "https://" : "http://") + request.getHeaders().get(HttpHeader.HOST);
     }
 
     /** The refusal as salt-api's error page, before any upgrade; the creator then returns no socket. */

@@ -97,6 +97,31 @@ class WebSocketEventsTest {
     }
 
     @Test
+    void theSessionCookieCountsFromNoPageOrTheApisOwnPageButNotFromAnotherSitesPage() throws Exception {
+        String admin = login("admin", "adminpw");
+        String own = cluster.baseUrl();
+        for (String origin : new String[] {null, own}) {
+            WebSocket.Builder b = http.newWebSocketBuilder().header("Cookie", "session_id=" + admin);
+            if (origin != null) {
+                b.header("Origin", origin);
+            }
+            Frames frames = new Frames();
+            WebSocket ws = b.buildAsync(URI.create(own.replace("http:", "ws:") + "/ws"), frames).get(20, TimeUnit.SECONDS);
+            ws.sendText(WebSocketEvents.READY, true).get(10, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> frames.contains("server received message"));
+            ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+        }
+        assertThatThrownBy(() -> http.newWebSocketBuilder().header("Cookie", "session_id=" + admin).header("Origin", "https://evil.example")
+                .buildAsync(URI.create(own.replace("http:", "ws:") + "/ws"), new Frames()).get(20, TimeUnit.SECONDS))
+                .cause().isInstanceOf(WebSocketHandshakeException.class)
+                .satisfies(e -> assertThat(((WebSocketHandshakeException) e).getResponse().statusCode()).isEqualTo(401));
+        // the token in the path is the page's own knowledge, not the browser's: any origin may use it
+        WebSocket other = http.newWebSocketBuilder().header("Origin", "https://console.example")
+                .buildAsync(URI.create(own.replace("http:", "ws:") + "/ws/" + admin), new Frames()).get(20, TimeUnit.SECONDS);
+        other.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
     void nothingIsStreamedBeforeTheClientSaysItIsReady() throws Exception {
         String admin = login("admin", "adminpw");
         Frames frames = new Frames();
