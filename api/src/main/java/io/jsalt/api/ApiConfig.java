@@ -2,6 +2,7 @@ package io.jsalt.api;
 
 import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
+import io.jsalt.api.http.AuthorizedIps;
 import io.jsalt.api.http.TlsKeys;
 import io.jsalt.api.http.WebFiles;
 import io.jsalt.master.auth.ExternalAuth;
@@ -30,10 +31,12 @@ import java.util.Map;
  * @param web         {@code rest_cherrypy:app_path}, {@code app}, {@code static_path} and {@code static}
  * @param expireResponses {@code rest_cherrypy:expire_responses} (default true): read and checked, and without effect,
  *                    as in salt-api 3006 (it was CherryPy's timeout_monitor, which CherryPy 12 removed)
+ * @param authorizedIps {@code rest_cherrypy:authorized_ips}: the only client addresses served (none: every client)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
         boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
-        List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth, WebFiles web, boolean expireResponses) {
+        List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth, WebFiles web, boolean expireResponses,
+        AuthorizedIps authorizedIps) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -82,7 +85,17 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         String webhookUrl = section.string("webhook_url", "/hook");
         return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
                 webhookUrl, section.bool("webhook_disable_auth", false), webFiles(section, webhookUrl),
-                section.bool("expire_responses", true));
+                section.bool("expire_responses", true), authorizedIps(section));
+    }
+
+    /** salt-api's authorized_ips: one address or a list of them; anything else is refused with the key's name. */
+    private static AuthorizedIps authorizedIps(ConfigFile section) {
+        List<String> entries = section.stringList("authorized_ips");
+        try {
+            return AuthorizedIps.of(entries);
+        } catch (IllegalArgumentException e) {
+            throw section.refuse("authorized_ips", "a list of client IP addresses (rest_cherrypy): " + e.getMessage());
+        }
     }
 
     /** salt-api's app_path, app, static_path and static; a bad one is refused with its key's name. */
@@ -116,30 +129,36 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
                 master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false,
-                WebFiles.DEFAULTS, true);
+                WebFiles.DEFAULTS, true, AuthorizedIps.ANY);
     }
 
     /** This config served over TLS from these PEM files, for tests. */
     public ApiConfig withTls(Path crt, Path key) {
         return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps);
     }
 
     /** This config with {@code cors_origin} set, for tests. */
     public ApiConfig withCorsOrigins(List<String> origins) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses);
+                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps);
     }
 
     /** This config with {@code webhook_disable_auth} set, for tests. */
     public ApiConfig withWebhookDisableAuth(boolean disable) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses);
+                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps);
     }
 
     /** This config serving these files (app_path, app, static_path, static), for tests. */
     public ApiConfig withWebFiles(WebFiles files) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps);
+    }
+
+    /** This config serving only clients at these addresses ({@code authorized_ips}), for tests. */
+    public ApiConfig withAuthorizedIps(AuthorizedIps ips) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips);
     }
 }

@@ -125,4 +125,23 @@ class ApiConfigTest {
         assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  expire_responses: sometimes"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("expire_responses");
     }
+
+    @Test
+    void authorizedIpsIsEveryClientByDefaultAndTakesOneAddressOrAList() throws Exception {
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").authorizedIps().restricted()).isFalse();
+        ApiConfig one = load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  authorized_ips: 192.0.2.1");
+        assertThat(one.authorizedIps().allows(java.net.InetAddress.getByName("192.0.2.1"))).isTrue();
+        assertThat(one.authorizedIps().allows(java.net.InetAddress.getByName("192.0.2.2"))).isFalse();
+        ApiConfig list = load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  authorized_ips: [192.0.2.1, '::1']");
+        assertThat(list.authorizedIps().allows(java.net.InetAddress.getByName("::1"))).isTrue();
+    }
+
+    @Test
+    void refusesAnAuthorizedIpThatIsNotAnAddress() {
+        for (String bad : new String[] {"  authorized_ips: [10.0.0.0/8]", "  authorized_ips: [api.example]", "  authorized_ips: [7]",
+                "  authorized_ips: {a: b}", "  authorized_ips: 300.1.1.1"}) {
+            assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", bad)).as(bad)
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("authorized_ips");
+        }
+    }
 }

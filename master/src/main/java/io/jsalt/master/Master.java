@@ -254,6 +254,9 @@ public final class Master implements AutoCloseable {
         RunnerCalls runnerCalls = new RunnerCalls();
         RunnerCommand runnerCommand = new RunnerCommand(clientKey, runners, jids, events, runnerCalls);
         started.push(runnerCommand);
+        RunnerCalls wheelCalls = new RunnerCalls();
+        WheelHandler wheel = new WheelHandler(clientKey, keyAdmin, jids, events, wheelCalls);
+        started.push(wheel);
         Map<String, ClearCommand> clear = Map.ofEntries(
                 Map.entry("_auth", new AuthHandler(keys, masterKey, sessionKey, events,
                         () -> new AuthHandler.Policy(this.config.autoAccept(), this.config.openMode(), this.config.maxMinions(),
@@ -261,14 +264,15 @@ public final class Master implements AutoCloseable {
                         publishPort.port(), signIns, returnMacs)),
                 Map.entry("publish", EauthGuard.publish(eauth, clientKey, targets,
                         new PublishHandler(clientKey, targets, jobs, jids, events, publisher))),
-                Map.entry("wheel", EauthGuard.special("wheel", eauth, clientKey, new WheelHandler(clientKey, keyAdmin))),
+                Map.entry("wheel", EauthGuard.special("wheel", eauth, clientKey, wheel)),
                 Map.entry("ping", new PingHandler()),
                 Map.entry("runner", EauthGuard.special("runner", eauth, clientKey, runnerCommand)),
                 Map.entry("mk_token", tokens::mkToken),
                 Map.entry("get_token", tokens::getToken),
                 Map.entry("rm_token", tokens::rmToken),
                 Map.entry("job_returns", new OwnJobReturns(eauth, clientKey, jobs, targets)),
-                Map.entry("event_access", new EventAccess(eauth, eauthSettings, jobs, runnerCalls, new JobReadRule(targets))),
+                Map.entry("event_access", new EventAccess(eauth, eauthSettings, jobs, runnerCalls, wheelCalls,
+                        new JobReadRule(targets))),
                 Map.entry("fire_hook", new HookEvent(clientKey, events)));
         MinionTrust trust = new MinionTrust(keys, () -> this.config.requireMinionSignMessages());
         Map<String, AesCommand> aes = Map.of(

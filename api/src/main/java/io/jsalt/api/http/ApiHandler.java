@@ -86,14 +86,11 @@ final class ApiHandler extends Handler.Abstract {
             }
             if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
                 try {
-                    stats.streamOpened();
                     events.serve(request, response);
                     callback.succeeded();
                 } catch (java.io.IOException e) {
                     log.debug("event stream closed: {}", e.getMessage()); // the client went away
                     callback.failed(e);
-                } finally {
-                    stats.streamClosed();
                 }
                 return true;
             }

@@ -21,6 +21,11 @@ final class Cors {
         this.origins = List.copyOf(origins);
     }
 
+    /** Whether a page of {@code origin} may act with the user's credentials (listed by name: {@code '*'} gives no credentials). */
+    boolean allowsCredentials(String origin) {
+        return origin != null && !origin.equals("*") && origins.contains(origin);
+    }
+
     /** The headers for a request from {@code origin}; empty when CORS is off or the origin is not allowed. */
     Map<String, String> headers(String origin, String method, String requestedMethod) {
         Map<String, String> h = new LinkedHashMap<>();

@@ -11,13 +11,14 @@ import java.util.regex.Pattern;
 /**
  * What one {@code GET /events} stream may show, as the master decides it ({@code event_access}): this class
  * only asks and remembers. A user who reads everything ({@code @events}, or {@code eauth_events: all}) gets
- * every event; otherwise the events of their own jobs ({@code salt/job/<jid>/...}, {@code salt/run/<jid>/...}),
+ * every event; otherwise the events of their own jobs ({@code salt/job/<jid>/...}, {@code salt/run/<jid>/...},
+ * {@code salt/wheel/<jid>/...}),
  * asked once per job, and nothing else. {@link #refresh} asks again from scratch (and finds a dead token):
  * rights taken away end in the stream within one refresh. Used by the stream's own thread only.
  */
 final class EventGrant {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
-    private static final Pattern JOB_TAG = Pattern.compile("(salt/(?:job|run)/\\d{20})(?:/.*)?");
+    private static final Pattern JOB_TAG = Pattern.compile("(salt/(?:job|run|wheel)/\\d{20})(?:/.*)?");
     /** Jobs remembered per stream; past that the oldest answer is asked again. */
     private static final int REMEMBERED = 1024;
 

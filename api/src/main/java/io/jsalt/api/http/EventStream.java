@@ -5,10 +5,6 @@ import io.jsalt.api.lowstate.MasterClient;
 import io.jsalt.master.events.LocalEventClient;
 import io.jsalt.transport.event.EventFrame;
 import java.io.IOException;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpHeader;
@@ -28,18 +24,19 @@ import org.slf4j.LoggerFactory;
  * whole bus to any token, a user sees what the master lets them ({@link EventGrant}): their own jobs' events,
  * everything only with the {@code @events} right or {@code eauth_events: all}. The token and the rights are
  * checked again every few seconds and the stream ends when the token dies (logout, expiry, user removed).
- * Each stream holds one HTTP worker and one reader of the master's event socket while it lasts.
+ * Each stream holds one HTTP worker and one reader of the master's event socket while it lasts, and one of the
+ * {@link StreamSlots} it shares with {@code GET /ws}.
  */
 final class EventStream {
     private static final Logger log = LoggerFactory.getLogger(EventStream.class);
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
-    /** How long a quiet stream waits before a keep-alive comment (which also finds clients that went away). */
-    private static final Duration KEEP_ALIVE = Duration.ofSeconds(5);
 
     private final MasterClient master;
+    private final StreamSlots slots;
 
-    EventStream(MasterClient master) {
+    EventStream(MasterClient master, StreamSlots slots) {
         this.master = master;
+        this.slots = slots;
     }
 
     /** The token a request offers, in salt-api's order: header, ?token=, ?salt_token=, the session_id cookie. */
@@ -62,41 +59,44 @@ final class EventStream {
         return null;
     }
 
-    /** Checks the token (401 before anything is written), then streams until the client leaves or the token dies. */
+    /**
+     * Checks the token (401 before anything is written) and takes a stream slot (503 when every one is taken),
+     * then streams until the client leaves or the token dies.
+     */
     void serve(Request request, Response response) throws IOException {
-        String token = offeredToken(request);
-        EventGrant grant = token != null && HEX.matcher(token).matches() ? new EventGrant(master, token) : null;
-        if (grant == null || !grant.refresh()) {
-            throw ApiException.unauthorized("No permission -- see authorization schemes");
+        EventGrant grant = grantFor(master, offeredToken(request));
+        if (!slots.tryAcquire()) {
+            throw new ApiException(503, "Too many event streams are open: try again later");
         }
         try (LocalEventClient events = master.events()) {
             response.setStatus(200);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream;charset=utf-8");
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
             write(response, "retry: 400\n\n");
-            long checkedAt = System.nanoTime();
-            while (true) {
-                Optional<EventFrame> next = events.next(KEEP_ALIVE);
-                if (System.nanoTime() - checkedAt > KEEP_ALIVE.toNanos()) {
-                    if (!grant.refresh()) {
-                        log.debug("event stream ends: its token is no longer valid");
-                        return;
-                    }
-                    checkedAt = System.nanoTime();
+            EventFeed.run(events, grant, new EventFeed.Sink() {
+                @Override
+                public void event(EventFrame event) throws IOException {
+                    write(response, "tag: " + oneLine(event.tag()) + "\ndata: " + JsonBodies.write(EventFeed.full(event)) + "\n\n");
                 }
-                if (next.isEmpty()) {
+
+                @Override
+                public void quiet() throws IOException {
                     write(response, ":\n\n");
-                    continue;
                 }
-                if (!grant.mayRead(next.get().tag())) {
-                    continue;
-                }
-                Map<String, Object> full = new LinkedHashMap<>();
-                full.put("tag", next.get().tag());
-                full.put("data", next.get().data());
-                write(response, "tag: " + oneLine(next.get().tag()) + "\ndata: " + JsonBodies.write(full) + "\n\n");
-            }
+            });
+            log.debug("event stream ends: its token is no longer valid");
+        } finally {
+            slots.release();
         }
+    }
+
+    /** The master's grant for a token offered by a client; a missing, malformed or dead token is salt-api's 401. */
+    static EventGrant grantFor(MasterClient master, String token) {
+        EventGrant grant = token != null && HEX.matcher(token).matches() ? new EventGrant(master, token) : null;
+        if (grant == null || !grant.refresh()) {
+            throw ApiException.unauthorized("No permission -- see authorization schemes");
+        }
+        return grant;
     }
 
     /** A tag is one SSE field: a line break in it would start a field of its own. */

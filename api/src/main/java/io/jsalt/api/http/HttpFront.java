@@ -14,6 +14,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.SizeLimitHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,13 +25,17 @@ import org.slf4j.LoggerFactory;
 public final class HttpFront implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
     private static final long MAX_BODY = 1_048_576;
+    /** The worker threads; each event stream ({@code /events}, {@code /ws}) holds one, see {@link StreamSlots}. */
+    static final int WORKERS = 64;
+    /** A websocket client's own messages are salt-api's "websocket client ready": nothing large. */
+    private static final long MAX_WS_MESSAGE = 65_536;
 
     private final Server server;
     private final ServerConnector connector;
 
     /** Serves {@code config}'s host and port, over TLS when {@code disable_ssl} is false (ssl_crt, ssl_key). */
     public HttpFront(ApiConfig config, Logins logins, LowstateRunner runner, MasterClient master, java.time.Clock clock) {
-        QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+        QueuedThreadPool pool = new QueuedThreadPool(WORKERS, 4);
         pool.setName("jsalt-api-http");
         server = new Server(pool);
         HttpConfiguration http = new HttpConfiguration();
@@ -53,11 +58,24 @@ public final class HttpFront implements AutoCloseable {
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         ApiStats stats = new ApiStats(clock);
-        limit.setHandler(new ApiHandler(new Routes(logins, runner,
+        StreamSlots slots = new StreamSlots(stats);
+        Cors cors = new Cors(config.corsOrigins());
+        ApiHandler api = new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
                 new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
-                new EventStream(master), new Cors(config.corsOrigins()), stats, config.web(), config.debug()));
-        server.setHandler(limit);
+                new EventStream(master, slots), cors, stats, config.web(), config.debug());
+        // GET /ws and /ws/<token> with an Upgrade: websocket are the websocket's; every other request goes on to the API
+        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors);
+        WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, container -> {
+            container.setMaxTextMessageSize(MAX_WS_MESSAGE);
+            container.setMaxBinaryMessageSize(MAX_WS_MESSAGE);
+            container.setIdleTimeout(java.time.Duration.ofSeconds(60)); // a feed pings every 5 s
+            container.addMapping("/ws", sockets);
+            container.addMapping("/ws/*", sockets);
+        });
+        limit.setHandler(api);
+        upgrade.setHandler(limit);
+        server.setHandler(new ClientAddressCheck(config.authorizedIps(), upgrade));
         server.setStopTimeout(5_000);
     }
 

@@ -71,7 +71,7 @@ final class Routes {
         }
         return switch (ex.method() + " " + first) {
             case "GET " -> Reply.ok(Map.of("return", "Welcome", "clients",
-                    List.of("local", "local_async", "local_batch", "runner", "runner_async", "wheel")));
+                    List.of("local", "local_async", "local_batch", "runner", "runner_async", "wheel", "wheel_async")));
             case "POST " -> Reply.ok(Map.of("return", lowstate(ex, null)));
             case "POST login" -> login(ex);
             case "POST run" -> run(ex);

@@ -27,7 +27,8 @@ public final class LowstateRunner {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final String DENIED = "Authorization error occurred.";
 
-    private static final List<String> CLIENTS = List.of("local", "local_async", "local_batch", "runner", "runner_async", "wheel");
+    private static final List<String> CLIENTS = List.of("local", "local_async", "local_batch", "runner", "runner_async", "wheel",
+            "wheel_async");
 
     /**
      * What salt-api yields element by element into {@code return} (a generator's answers, as {@code local_batch}'s
@@ -49,7 +50,7 @@ public final class LowstateRunner {
     public Object run(Lowstate low, Credentials token) {
         if (!CLIENTS.contains(low.client())) {
             throw ApiException.badRequest("Invalid client specified: '" + low.client()
-                    + "' (jsalt-api serves local, local_async, local_batch, runner, runner_async and wheel)");
+                    + "' (jsalt-api serves local, local_async, local_batch, runner, runner_async, wheel and wheel_async)");
         }
         if (!enabledClients.contains(low.client())) {
             throw ApiException.badRequest("Client disabled: '" + low.client()
@@ -62,6 +63,7 @@ public final class LowstateRunner {
             case "runner" -> runner(low, token);
             case "runner_async" -> runnerAsync(low, token);
             case "wheel" -> wheel(low, token);
+            case "wheel_async" -> wheelAsync(low, token);
             default -> throw ApiException.badRequest("client '" + low.client()
                     + "' is not supported by jsalt-api yet (local, local_async, runner, wheel)");
         };
@@ -211,14 +213,36 @@ public final class LowstateRunner {
         return reply.get("return");
     }
 
-    /** salt-api's wheel answer: {tag, data: {fun, user, return, success}}; only the key functions exist. */
-    private Object wheel(Lowstate low, Credentials token) {
+    /** A wheel call as the user: the function's arguments are the chunk's other keys, as Salt's wheel takes them. */
+    private Map<String, Object> wheelLoad(Lowstate low, Credentials token) {
         Map<String, Object> load = new LinkedHashMap<>(low.extra());
         load.put("cmd", "wheel");
         load.put("fun", low.fun());
         load.putAll(token.proof());
         master.vouchFor(load, token.address());
+        return load;
+    }
+
+    /**
+     * salt-api's {@code wheel_async}: {@code {"tag": "salt/wheel/<jid>", "jid"}} at once; the call's start and
+     * return come as the events {@code salt/wheel/<jid>/new} and {@code /ret}. The master checks the user's
+     * {@code @wheel} rights before it answers, so a refusal is a 401 here (salt-api answers the tag and logs it).
+     */
+    private Object wheelAsync(Lowstate low, Credentials token) {
+        Map<String, Object> load = wheelLoad(low, token);
+        load.put("asynchronous", true);
         Map<String, Object> reply = asUser(load, token, low);
+        AuditLog.action(token.user(), token.eauth(), "wheel_async", low.fun(), low.extra().get("match"), Wire.string(reply, "jid"),
+                "started");
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tag", reply.get("tag"));
+        out.put("jid", reply.get("jid"));
+        return out;
+    }
+
+    /** salt-api's wheel answer: {tag, data: {fun, user, return, success}}; only the key functions exist. */
+    private Object wheel(Lowstate low, Credentials token) {
+        Map<String, Object> reply = asUser(wheelLoad(low, token), token, low);
         AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), null, "ran");
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("fun", "wheel." + low.fun());

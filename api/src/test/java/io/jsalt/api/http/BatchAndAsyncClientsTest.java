@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * salt-api's {@code local_batch} and {@code runner_async} lowstate clients against a real master and three real
+ * salt-api's {@code local_batch}, {@code runner_async} and {@code wheel_async} lowstate clients against a real master and three real
  * minions (in this JVM, on loopback).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -42,9 +42,9 @@ class BatchAndAsyncClientsTest {
         Path users = Files.writeString(root.resolve("users"), "admin:adminpw\npinger:pingpw\n");
         cluster = new ApiCluster(root).start(Map.of("file", Map.of(
                 "^filename", users.toString(),
-                "admin", List.of("test.*", "@runner"),
+                "admin", List.of("test.*", "@runner", "@wheel"),
                 "pinger", List.of("test.ping"))),
-                List.of("local", "local_batch", "runner", "runner_async"), MINIONS.toArray(String[]::new));
+                List.of("local", "local_batch", "runner", "runner_async", "wheel_async"), MINIONS.toArray(String[]::new));
         String token = login("admin", "adminpw");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
             HttpResponse<String> a = post("/", token, "[{\"client\":\"local\",\"tgt\":\"b*\",\"fun\":\"test.ping\",\"timeout\":2}]");
@@ -132,6 +132,64 @@ class BatchAndAsyncClientsTest {
 
         HttpResponse<String> denied = post("/", login("pinger", "pingpw"), "[{\"client\":\"runner_async\",\"fun\":\"manage.present\"}]");
         assertThat(denied.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void wheelAsyncAnswersTagAndJidAndTheCallsStartAndReturnArriveOnTheCallersOwnStreamOnly() throws Exception {
+        String token = login("admin", "adminpw");
+        String pinger = login("pinger", "pingpw");
+        List<CompletableFuture<HttpResponse<Stream<String>>>> open = new java.util.ArrayList<>();
+        Queue<String> seen = stream(token, open);
+        Queue<String> seenByPinger = stream(pinger, open);
+
+        HttpResponse<String> r = post("/", token, "[{\"client\":\"wheel_async\",\"fun\":\"key.list_all\"}]");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        Map<?, ?> answer = (Map<?, ?>) returns(r).get(0);
+        assertThat(answer.keySet().stream().map(String::valueOf).toList()).containsExactlyInAnyOrder("tag", "jid");
+        String jid = String.valueOf(answer.get("jid"));
+        assertThat(jid).matches("\\d{20}");
+        assertThat(answer.get("tag")).isEqualTo("salt/wheel/" + jid);
+        await().atMost(WAIT).until(() -> seen.contains("tag: salt/wheel/" + jid + "/ret"));
+        assertThat(seen).contains("tag: salt/wheel/" + jid + "/new");
+        String ret = seen.stream().filter(l -> l.startsWith("data: ") && l.contains("salt/wheel/" + jid + "/ret")).findFirst().orElseThrow();
+        Map<?, ?> data = (Map<?, ?>) ((Map<?, ?>) new JSON().fromJSON(ret.substring(6))).get("data");
+        assertThat(data.get("fun")).isEqualTo("wheel.key.list_all");
+        assertThat(data.get("user")).isEqualTo("admin");
+        assertThat(data.get("success")).isEqualTo(true);
+        assertThat(Arrays.asList((Object[]) ((Map<?, ?>) data.get("return")).get("minions"))).containsAll(MINIONS);
+
+        // the pinger's stream carries a later job of its own, and never the admin's wheel call
+        HttpResponse<String> ping = post("/", pinger, "[{\"client\":\"local\",\"tgt\":\"b1\",\"fun\":\"test.ping\"}]");
+        assertThat(ping.statusCode()).as(ping.body()).isEqualTo(200);
+        await().atMost(WAIT).until(() -> seenByPinger.stream().anyMatch(l -> l.startsWith("tag: salt/job/") && l.endsWith("/ret/b1")));
+        assertThat(seenByPinger).noneMatch(l -> l.contains("salt/wheel/"));
+
+        // the master checks @wheel before anything runs: no right, no jid
+        HttpResponse<String> denied = post("/", pinger, "[{\"client\":\"wheel_async\",\"fun\":\"key.list_all\"}]");
+        assertThat(denied.statusCode()).isEqualTo(401);
+        assertThat(denied.body()).doesNotContain("salt/wheel/");
+        for (CompletableFuture<HttpResponse<Stream<String>>> stream : open) {
+            stream.get().body().close();
+        }
+    }
+
+    /** The lines of the user's {@code GET /events} stream, as they arrive; the stream goes to {@code open}, for closing. */
+    private Queue<String> stream(String token, List<CompletableFuture<HttpResponse<Stream<String>>>> open) {
+        Queue<String> seen = new ConcurrentLinkedQueue<>();
+        CompletableFuture<HttpResponse<Stream<String>>> stream = http.sendAsync(
+                HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events?token=" + token)).GET().build(),
+                HttpResponse.BodyHandlers.ofLines());
+        open.add(stream);
+        stream.thenAcceptAsync(resp -> {
+                    try (Stream<String> body = resp.body()) {
+                        body.forEach(seen::add);
+                    } catch (RuntimeException e) {
+                        // closed by the test
+                    }
+                });
+        await().atMost(WAIT).until(() -> seen.contains("retry: 400"));
+        return seen;
     }
 
     private List<Job> echoJobs() {

@@ -126,7 +126,8 @@ public final class EauthGuard implements ClearCommand {
             return ArgConditions.of(load.get("arg"), load.get("kwarg"));
         }
         Map<String, Object> kwargs = new LinkedHashMap<>(load);
-        List.of("cmd", "fun", "key", "user", "arg", "kwarg", SourceAddress.FIELD).forEach(kwargs::remove);
+        // "asynchronous" is how the call runs (wheel_async), not an argument of the function
+        List.of("cmd", "fun", "key", "user", "arg", "kwarg", "asynchronous", SourceAddress.FIELD).forEach(kwargs::remove);
         CREDENTIALS.forEach(kwargs::remove);
         return ArgConditions.of(load.get("arg"), kwargs);
     }

@@ -19,19 +19,24 @@ import java.util.regex.Pattern;
  * {@code {"name", "all", "readable"}}: {@code all} when the user reads everything (the {@code @events} right, or
  * {@code eauth_events: all} in the master config, which restores salt-api's behaviour); {@code readable} for the
  * tag asked about: a {@code salt/job/<jid>/...} event when the job is theirs and within their rights now (as
- * {@code job_returns}), a {@code salt/run/<jid>/...} event when the runner call was theirs and still allowed,
- * any other event only with {@code all}. A dead token is the usual token error, so the API ends the stream.
+ * {@code job_returns}), a {@code salt/run/<jid>/...} event when the runner call was theirs and still allowed, a
+ * {@code salt/wheel/<jid>/...} event (wheel_async) when the wheel call was theirs and still allowed, any other event
+ * only with {@code all}. A dead token is the usual token error, so the API ends the stream.
  */
 public final class EventAccess implements ClearCommand {
-    private static final Pattern JOB_TAG = Pattern.compile("salt/(job|run)/(\\d{20})(/.*)?");
+    private static final Pattern JOB_TAG = Pattern.compile("salt/(job|run|wheel)/(\\d{20})(/.*)?");
 
     private final Eauth eauth;
     private final EauthSettings settings;
     private final JobCache jobs;
     private final RunnerCalls runnerCalls;
+    private final RunnerCalls wheelCalls;
     private final JobReadRule rule;
 
-    public EventAccess(Eauth eauth, EauthSettings settings, JobCache jobs, RunnerCalls runnerCalls, JobReadRule rule) {
+    /** @param wheelCalls the asynchronous wheel calls by jid ({@link WheelHandler}) */
+    public EventAccess(Eauth eauth, EauthSettings settings, JobCache jobs, RunnerCalls runnerCalls, RunnerCalls wheelCalls,
+            JobReadRule rule) {
+        this.wheelCalls = wheelCalls;
         this.eauth = eauth;
         this.settings = settings;
         this.jobs = jobs;
@@ -71,6 +76,9 @@ public final class EventAccess implements ClearCommand {
         String jid = m.group(2);
         if (m.group(1).equals("job")) {
             return jobs.job(jid).map(job -> rule.mayRead(caller, job)).orElse(false);
+        }
+        if (m.group(1).equals("wheel")) {
+            return wheelCalls.find(jid).map(call -> rule.mayRead(caller, "wheel", call)).orElse(false);
         }
         return runnerCalls.find(jid).map(call -> rule.mayRead(caller, call)).orElse(false);
     }

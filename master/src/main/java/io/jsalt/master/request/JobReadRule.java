@@ -30,7 +30,12 @@ public final class JobReadRule {
      * only an unconditional right (no argument condition) will do.
      */
     public boolean mayRead(Eauth.Caller caller, RunnerCalls.Call call) {
-        return caller.name().equals(call.user()) && caller.perms().allowsSpecial("runner", call.fun(),
+        return mayRead(caller, "runner", call);
+    }
+
+    /** A runner or wheel ({@code kind}) call: the caller's, and still within their rights of that kind. */
+    public boolean mayRead(Eauth.Caller caller, String kind, RunnerCalls.Call call) {
+        return caller.name().equals(call.user()) && caller.perms().allowsSpecial(kind, call.fun(),
                 call.argsKept() ? ArgConditions.of(call.arg(), call.kwarg()) : ArgConditions.UNKNOWN);
     }
 }

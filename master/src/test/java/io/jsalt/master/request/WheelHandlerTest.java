@@ -34,6 +34,7 @@ class WheelHandlerTest {
     final AtomicInteger revocations = new AtomicInteger();
     String secret;
     WheelHandler handler;
+    final io.jsalt.master.runner.RunnerCalls wheelCalls = new io.jsalt.master.runner.RunnerCalls();
     String pem;
 
     @BeforeEach
@@ -47,7 +48,7 @@ class WheelHandlerTest {
             revocations.incrementAndGet();
             session.rotate("test");
         });
-        handler = new WheelHandler(clientKey, admin);
+        handler = new WheelHandler(clientKey, admin, new io.jsalt.master.jobs.Jids(), bus, wheelCalls);
         pem = TestKeys.pem(TestKeys.minion(0));
         keys.store(KeyState.PENDING, "web1", pem);
         keys.store(KeyState.PENDING, "web2", pem);
@@ -205,6 +206,49 @@ class WheelHandlerTest {
                 "cluster database postgresql://salt@db1:5432/salt is unreachable: Connection refused");
         assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
         assertThat(revocations).hasValue(0);
+    }
+
+    @Test
+    void anAsynchronousCallAnswersTagAndJidAtOnceAndItsStartAndReturnGoOutAsSaltsWheelEvents() {
+        Map<String, Object> load = call("key.accept", "web1");
+        load.put("asynchronous", true);
+        load.put("user", "ops");
+
+        Map<String, Object> answer = Wire.map(send(load), "load");
+
+        String jid = Wire.string(answer, "jid");
+        assertThat(jid).matches("\\d{20}");
+        assertThat(answer).isEqualTo(Map.of("tag", "salt/wheel/" + jid, "jid", jid));
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> !events.tagged("salt/wheel/" + jid + "/ret").isEmpty());
+        Map<String, Object> started = events.tagged("salt/wheel/" + jid + "/new").get(0).data();
+        assertThat(started).containsEntry("fun", "wheel.key.accept").containsEntry("jid", jid)
+                .containsEntry("tag", "salt/wheel/" + jid).containsEntry("user", "ops");
+        Map<String, Object> finished = events.tagged("salt/wheel/" + jid + "/ret").get(0).data();
+        assertThat(finished).containsEntry("fun", "wheel.key.accept").containsEntry("user", "ops")
+                .containsEntry("return", List.of("web1")).containsEntry("success", true);
+        assertThat(keys.stateOf("web1")).contains(KeyState.ACCEPTED);
+        // remembered for event_access: who, which function, its arguments without the request's own keys
+        assertThat(wheelCalls.find(jid)).hasValueSatisfying(c -> {
+            assertThat(c.user()).isEqualTo("ops");
+            assertThat(c.fun()).isEqualTo("key.accept");
+            assertThat(c.kwarg()).isEqualTo(Map.of("match", "web1"));
+        });
+    }
+
+    @Test
+    void anAsynchronousCallOfAnUnknownFunctionSaysSoInItsReturnEvent() {
+        Map<String, Object> load = call("key.nope", "*");
+        load.put("asynchronous", true);
+
+        String jid = Wire.string(Wire.map(send(load), "load"), "jid");
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> !events.tagged("salt/wheel/" + jid + "/ret").isEmpty());
+        Map<String, Object> finished = events.tagged("salt/wheel/" + jid + "/ret").get(0).data();
+        assertThat(finished).containsEntry("return", "'key.nope' is not available.").containsEntry("success", false)
+                .containsEntry("user", "root");
+        assertThat(keys.list(KeyState.PENDING)).containsExactly("web1", "web2");
     }
 
     private Map<String, Object> call(String fun, String match) {
