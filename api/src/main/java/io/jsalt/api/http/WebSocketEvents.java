@@ -37,6 +37,8 @@ public final class WebSocketEvents implements WebSocketCreator {
     static final String READY = "websocket client ready";
     private static final Logger log = LoggerFactory.getLogger(WebSocketEvents.class);
     private static final long SEND_TIMEOUT_SECONDS = 30;
+    /** A socket must ask for its stream this soon after opening, or give its stream slot back. */
+    static final long READY_WITHIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
     private final MasterClient master;
     private final StreamSlots slots;
@@ -114,6 +116,7 @@ public final class WebSocketEvents implements WebSocketCreator {
         private final AtomicBoolean started = new AtomicBoolean();
         private final AtomicBoolean released = new AtomicBoolean();
         private volatile Session session;
+        private volatile long openedAtNanos;
 
         Stream(EventGrant grant, boolean formatted) {
             this.grant = grant;
@@ -127,6 +130,7 @@ public final class WebSocketEvents implements WebSocketCreator {
         @Override
         public void onWebSocketOpen(Session opened) {
             session = opened;
+            openedAtNanos = System.nanoTime();
             if (!slots.tryAcquire()) {
                 released.set(true); // nothing to give back
                 opened.close(StatusCode.TRY_AGAIN_LATER, "Too many event streams are open: try again later",
@@ -138,6 +142,14 @@ public final class WebSocketEvents implements WebSocketCreator {
         public void onWebSocketText(String message) {
             if (released.get()) {
                 return; // refused at open, or already ended
+            }
+            if (!started.get() && !message.equals(READY) && System.nanoTime() - openedAtNanos > READY_WITHIN_NANOS) {
+                // a socket that holds a stream slot without ever asking for the stream (its token is checked again
+                // only once it streams): it would keep the slot after its token died
+                release();
+                session.close(StatusCode.POLICY_VIOLATION, "send '" + READY + "' within "
+                        + READY_WITHIN_NANOS / 1_000_000_000L + " s of opening", org.eclipse.jetty.websocket.api.Callback.NOOP);
+                return;
             }
             if (message.equals(READY) && started.compareAndSet(false, true)) {
                 try {

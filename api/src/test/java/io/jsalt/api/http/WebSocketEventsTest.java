@@ -139,6 +139,21 @@ class WebSocketEventsTest {
     }
 
     @Test
+    void aSocketThatNeverAsksForItsStreamGivesItsSlotBack() throws Exception {
+        String admin = login("admin", "adminpw");
+        Frames frames = new Frames();
+        WebSocket ws = open("/ws/" + admin, null, frames);
+        // talks, but never says it is ready: its token would never be checked again, so it may not hold a slot
+        await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            if (frames.closedWith < 0) {
+                ws.sendText("still here", true).exceptionally(e -> null);
+            }
+            return frames.closedWith == 1008;
+        });
+        await().atMost(WAIT).until(() -> openStreams(admin) == 0);
+    }
+
+    @Test
     void formatEventsSendsSaltApisRunningViewOfTheUsersJobs() throws Exception {
         String admin = login("admin", "adminpw");
         Frames frames = new Frames();

@@ -43,12 +43,20 @@ public final class LoginLimiter {
 
     /** Whether a password for {@code user} from {@code address} (null: a direct client) may be tried now. */
     public synchronized boolean allows(String user, String address) {
-        return under("user:" + user) && under("addr:" + where(address));
+        return under(userKey(user)) && under("addr:" + where(address));
     }
 
     public synchronized void failed(String user, String address) {
-        record("user:" + user);
+        record(userKey(user));
         record("addr:" + where(address));
+    }
+
+    /**
+     * One key per account, however its name is typed: LDAP and most PAM set-ups (sssd, winbind) take
+     * {@code Alice} and {@code alice } for {@code alice}, so each spelling may not get tries of its own.
+     */
+    private static String userKey(String user) {
+        return "user:" + user.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** How many names and addresses are tracked now. */

@@ -45,6 +45,17 @@ class LoginLimiterTest {
     }
 
     @Test
+    void anAccountsFailuresCountHoweverItsNameIsTyped() {
+        limiter.failed("alice", "10.0.0.1");
+        limiter.failed("Alice", "10.0.0.2");
+        limiter.failed(" ALICE ", "10.0.0.3");
+        // an LDAP directory takes every spelling for one account: none gets tries of its own
+        assertThat(limiter.allows("alice", "10.0.0.9")).isFalse();
+        assertThat(limiter.allows("aLiCe", "10.0.0.9")).isFalse();
+        assertThat(limiter.allows("bob", "10.0.0.9")).isTrue();
+    }
+
+    @Test
     void anAddressIsRefusedAfterFailuresForManyNames() {
         limiter.failed("a", "192.0.2.1");
         limiter.failed("b", "192.0.2.1");

@@ -141,21 +141,40 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
 
     private void write(Connection c, List<EventFrame> batch) throws SQLException {
         PgTransaction.run(c, tx -> {
-            try (PreparedStatement s = tx.prepareStatement("INSERT INTO salt_events (tag, data, master_id, mac) VALUES (?, ?::jsonb, ?, ?)"
+            long[] ids = nextIds(tx, batch.size());
+            try (PreparedStatement s = tx.prepareStatement("INSERT INTO salt_events (id, tag, data, master_id, mac) VALUES (?, ?, ?::jsonb, ?, ?)"
                     + " RETURNING id, pg_notify('" + CHANNEL + "', id || ':' || master_id)")) {
-                for (EventFrame e : batch) {
+                for (int i = 0; i < batch.size(); i++) {
+                    EventFrame e = batch.get(i);
                     String tag = e.tag().length() > 255 ? e.tag().substring(0, 255) : e.tag();
                     String json = PgJson.write(e.data());
-                    s.setString(1, tag);
-                    s.setString(2, json);
-                    s.setString(3, masterId);
-                    // sealed as the other masters will read it back: the data as read from the JSON written
-                    s.setBytes(4, seal.mac(LABEL, tag, PgJson.read(json), masterId));
+                    s.setLong(1, ids[i]);
+                    s.setString(2, tag);
+                    s.setString(3, json);
+                    s.setString(4, masterId);
+                    // sealed as the other masters will read it back (the data as read from the JSON written), with
+                    // its id: a copy of a sealed row under a higher id fails the seal, so it can neither fire again
+                    // nor move this master's last relayed id past the real rows that follow
+                    s.setBytes(5, seal.mac(LABEL, ids[i], tag, PgJson.read(json), masterId));
                     s.executeQuery().close();
                 }
             }
             return null;
         });
+    }
+
+    /** {@code n} ids from salt_events' own sequence, in one round trip. */
+    private static long[] nextIds(Connection c, int n) throws SQLException {
+        long[] ids = new long[n];
+        try (PreparedStatement s = c.prepareStatement("SELECT nextval('seq_salt_events_id') FROM generate_series(1, ?)")) {
+            s.setInt(1, n);
+            try (ResultSet rs = s.executeQuery()) {
+                for (int i = 0; i < n && rs.next(); i++) {
+                    ids[i] = rs.getLong(1);
+                }
+            }
+        }
+        return ids;
     }
 
     private void listenLoop() {
@@ -251,7 +270,8 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
     /**
      * Fires a row of another master unless it was relayed already (a catch-up and the notifications that
      * follow it may name the same row): per source, only ids above the last relayed. A row whose seal does not
-     * fit is dropped before it counts as relayed, so a forged row with a high id cannot hide the real ones after it.
+     * fit is dropped before it counts as relayed, so a forged row with a high id, or a sealed row copied under
+     * one (the id is sealed too), cannot hide the real ones after it.
      */
     private boolean fireOnce(long id, String tag, String json, String source, byte[] mac) {
         Long last = lastRelayed.get(source);
@@ -267,7 +287,7 @@ public final class PgEventBridge implements EventListener, AutoCloseable {
             refused(id, source);
             return false;
         }
-        if (!seal.valid(mac, LABEL, tag, parsed, source)) {
+        if (!seal.valid(mac, LABEL, id, tag, parsed, source)) {
             refused(id, source);
             return false;
         }

@@ -177,6 +177,36 @@ class PgEventBridgeTest {
         assertThat(seen2).extracting(e -> e.data().get("i")).containsExactly(0L, 1L);
     }
 
+    @Test
+    void aSealedRowCopiedUnderAHigherIdIsNotFiredAndDoesNotHideTheRealRowsAfterIt() throws Exception {
+        String db = cluster.createDatabase();
+        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
+                cluster.password(), Map.of(), 1_048_576, true);
+        EventBus bus1 = new EventBus();
+        EventBus bus2 = new EventBus();
+        List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
+        bus2.addListener(seen2::add);
+        try (JobCache schema = PostgresJobCache.open(settings, cachedir);
+             PgEventBridge m1 = PgEventBridge.start(settings, "m1", bus1, seal);
+             PgEventBridge m2 = PgEventBridge.start(settings, "m2", bus2, seal);
+             Connection sql = cluster.connect(db)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> listeners(db) >= 2);
+            bus1.fire("test/real", Map.of("i", 0L));
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() == 1);
+            // a writer without master.pem copies m1's sealed row as it is, under an id far above m1's
+            try (Statement s = sql.createStatement()) {
+                s.execute("INSERT INTO salt_events (id, tag, data, master_id, mac) SELECT 9000000000, tag, data, master_id, mac"
+                        + " FROM salt_events WHERE master_id = 'm1' AND tag = 'test/real';"
+                        + " SELECT pg_notify('jsalt_events', '9000000000:m1')");
+            }
+            for (long i = 1; i <= 3; i++) {
+                bus1.fire("test/real", Map.of("i", i)); // m1's real events after the copy
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() >= 4);
+        }
+        assertThat(seen2).extracting(e -> e.data().get("i")).containsExactly(0L, 1L, 2L, 3L);
+    }
+
     private static void forge(PreparedStatement s, Long id, String tag, String json, String master, byte[] mac) throws Exception {
         if (id == null) {
             s.setNull(1, java.sql.Types.BIGINT);
