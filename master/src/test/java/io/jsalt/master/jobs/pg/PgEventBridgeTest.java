@@ -48,8 +48,7 @@ class PgEventBridgeTest {
     @Test
     void anEventFiredOnOneMasterIsFiredOnTheOtherInOrderAndOnce() throws Exception {
         String db = cluster.createDatabase();
-        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
-                cluster.password(), Map.of(), 1_048_576, true);
+        PostgresSettings settings = settings(db);
         EventBus bus1 = new EventBus();
         EventBus bus2 = new EventBus();
         List<EventFrame> seen1 = new CopyOnWriteArrayList<>();
@@ -93,8 +92,7 @@ class PgEventBridgeTest {
     @Test
     void eventsFiredWhileAMastersListenerWasCutOffAreRelayedOnceItIsBackInOrderAndOnce() throws Exception {
         String db = cluster.createDatabase();
-        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
-                cluster.password(), Map.of(), 1_048_576, true);
+        PostgresSettings settings = settings(db);
         EventBus bus1 = new EventBus();
         EventBus bus2 = new EventBus();
         List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
@@ -136,8 +134,7 @@ class PgEventBridgeTest {
     @Test
     void anEventWrittenIntoTheDatabaseWithoutTheMastersSealIsNeverFired() throws Exception {
         String db = cluster.createDatabase();
-        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
-                cluster.password(), Map.of(), 1_048_576, true);
+        PostgresSettings settings = settings(db);
         EventBus bus1 = new EventBus();
         EventBus bus2 = new EventBus();
         List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
@@ -180,8 +177,7 @@ class PgEventBridgeTest {
     @Test
     void aSealedRowCopiedUnderAHigherIdIsNotFiredAndDoesNotHideTheRealRowsAfterIt() throws Exception {
         String db = cluster.createDatabase();
-        PostgresSettings settings = new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER,
-                cluster.password(), Map.of(), 1_048_576, true);
+        PostgresSettings settings = settings(db);
         EventBus bus1 = new EventBus();
         EventBus bus2 = new EventBus();
         List<EventFrame> seen2 = new CopyOnWriteArrayList<>();
@@ -205,6 +201,11 @@ class PgEventBridgeTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> seen2.size() >= 4);
         }
         assertThat(seen2).extracting(e -> e.data().get("i")).containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    private static PostgresSettings settings(String db) {
+        return new PostgresSettings("127.0.0.1", cluster.port(), db, PgCluster.SUPERUSER, cluster.password(), Map.of(),
+                1_048_576, true);
     }
 
     private static void forge(PreparedStatement s, Long id, String tag, String json, String master, byte[] mac) throws Exception {
