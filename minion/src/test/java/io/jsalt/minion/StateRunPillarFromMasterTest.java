@@ -49,6 +49,8 @@ class StateRunPillarFromMasterTest {
         Files.createDirectories(fileRoots.resolve("base"));
         Files.writeString(fileRoots.resolve("base/app.sls"), "conf:\n  file.managed:\n    - name: " + target.resolve("app.conf")
                 + "\n    - contents: \"port={{ pillar.app.port }}\"\n");
+        Files.writeString(fileRoots.resolve("base/lookup.sls"), "conf:\n  file.managed:\n    - name: " + target.resolve("lookup.conf")
+                + "\n    - contents: \"port={{ salt['pillar.get']('app:port') }} raw={{ salt['pillar.raw']('app') }}\"\n");
     }
 
     @AfterEach
@@ -127,5 +129,19 @@ class StateRunPillarFromMasterTest {
         assertThat(Files.exists(target.resolve("app.conf"))).isFalse();
         // the pillar in memory is left as it was
         assertThat(call("pillar.raw").get("return")).isEqualTo(port(8080));
+    }
+
+    @Test
+    void aTemplatesPillarModuleReadsTheRunsPillarWithItsOverrideAsSaltsDoes() throws Exception {
+        master.answerPillar(port(8080));
+        start();
+        assertThat(call("pillar.raw").get("return")).isEqualTo(port(8080));
+
+        Map<String, Object> run = call("state.sls", "lookup", Map.of("pillar", port(7070), "__kwarg__", true));
+
+        assertThat(run.get("retcode")).as(run.toString()).isEqualTo(0L);
+        assertThat(Files.readString(target.resolve("lookup.conf"))).isEqualTo("port=7070 raw={'port': 7070}\n");
+        // outside the run, the minion's own pillar again: the override was for that run only
+        assertThat(call("pillar.get", "app:port").get("return")).isEqualTo(8080L);
     }
 }

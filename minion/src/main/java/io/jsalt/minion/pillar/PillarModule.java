@@ -1,5 +1,6 @@
 package io.jsalt.minion.pillar;
 
+import io.jsalt.modules.RunPillar;
 import io.jsalt.modules.api.Arg;
 import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.ExecutionModule;
@@ -99,7 +100,7 @@ public final class PillarModule implements ExecutionModule {
     @SaltFunction(doc = "The pillar in memory, whole, or the value of one top-level key ({} when absent).\n\n"
             + "CLI Example: salt '*' pillar.raw key='roles'")
     public Object raw(@Arg(value = "key", defaultValue = Arg.NULL) String key) {
-        Map<String, Object> pillar = inMemory.get();
+        Map<String, Object> pillar = held();
         if (key == null || key.isEmpty()) {
             return new LinkedHashMap<>(pillar);
         }
@@ -108,7 +109,12 @@ public final class PillarModule implements ExecutionModule {
 
     /** The in-memory pillar, or, as Salt, a fresh one when a saltenv or pillarenv is named. */
     private Map<String, Object> pillar(String saltenv, String pillarenv) {
-        return saltenv == null && pillarenv == null ? inMemory.get() : fetch(Map.of(), saltenv, pillarenv);
+        return saltenv == null && pillarenv == null ? held() : fetch(Map.of(), saltenv, pillarenv);
+    }
+
+    /** Salt's {@code __pillar__}: inside a state run the run's pillar (with its pillar= override), else the minion's. */
+    private Map<String, Object> held() {
+        return RunPillar.current().orElseGet(inMemory);
     }
 
     private Map<String, Object> fetch(Map<String, Object> override, String saltenv, String pillarenv) {

@@ -2,6 +2,7 @@ package io.jsalt.states.exec;
 
 import io.jsalt.modules.ModuleContext;
 import io.jsalt.modules.ModuleRegistry;
+import io.jsalt.modules.RunPillar;
 import io.jsalt.modules.api.Arg;
 import io.jsalt.modules.api.CommandExecutionException;
 import io.jsalt.modules.api.ExecutionModule;
@@ -67,7 +68,7 @@ public final class CpModule implements ExecutionModule {
         }
         StateFiles files = new MasterStateFiles(context.files());
         String rel = StateFiles.pathOf(path);
-        RenderContext render = new RenderContext(context.grains(), context.pillar(), context.opts(), saltenv, "", rel,
+        RenderContext render = new RenderContext(context.grains(), RunPillar.current().orElseGet(context::pillar), context.opts(), saltenv, "", rel,
                 new RegistryCaller(registry, job));
         Map<String, Object> extra = new LinkedHashMap<>(kwargs);
         extra.keySet().removeIf(k -> k.startsWith("__"));

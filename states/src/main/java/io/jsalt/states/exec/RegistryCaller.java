@@ -2,6 +2,7 @@ package io.jsalt.states.exec;
 
 import io.jsalt.modules.CallResult;
 import io.jsalt.modules.ModuleRegistry;
+import io.jsalt.modules.RunPillar;
 import io.jsalt.modules.api.JobControl;
 import io.jsalt.states.StatesException;
 import io.jsalt.states.render.FunctionCaller;
@@ -12,15 +13,24 @@ import java.util.Map;
 
 /**
  * Calls the minion's execution modules for templates and states (Salt's {@code __salt__}), inside the job that runs
- * the state, so that commands started by states show in the job's proc record and die with it.
+ * the state, so that commands started by states show in the job's proc record and die with it, and with the run's
+ * pillar as the pillar module's ({@link RunPillar}).
  */
 public final class RegistryCaller implements FunctionCaller {
     private final ModuleRegistry registry;
     private final JobControl job;
+    private final Map<String, Object> pillar;
 
+    /** Calls with whatever pillar the thread's run has set, if any (for a template rendered outside a state run). */
     public RegistryCaller(ModuleRegistry registry, JobControl job) {
+        this(registry, job, null);
+    }
+
+    /** @param pillar the pillar the run renders with, or null to keep the thread's */
+    public RegistryCaller(ModuleRegistry registry, JobControl job, Map<String, Object> pillar) {
         this.registry = registry;
         this.job = job;
+        this.pillar = pillar;
     }
 
     @Override
@@ -43,7 +53,8 @@ public final class RegistryCaller implements FunctionCaller {
         if (!registry.has(fun)) {
             throw new StatesException("'" + fun + "' is not available.");
         }
-        CallResult result = registry.call(fun, wire, job);
+        CallResult result = pillar == null ? registry.call(fun, wire, job)
+                : RunPillar.during(pillar, () -> registry.call(fun, wire, job));
         if (result.retcode() == ModuleRegistry.RETCODE_NOT_AVAILABLE
                 || !result.success() && result.ret() instanceof String text && text.startsWith("ERROR")) {
             throw new StatesException(fun + ": " + result.ret());

@@ -287,15 +287,15 @@ public final class StateModule implements ExecutionModule {
             this.context = context;
             this.files = new MasterStateFiles(context.files());
             this.renderer = new SlsRenderer(files);
-            this.salt = new RegistryCaller(registry, job);
             this.test = truthy(kwargs.get("test"));
             this.askedSaltenv = kwargs.get("saltenv") == null ? null : String.valueOf(kwargs.get("saltenv"));
             this.force = truthy(kwargs.get(FORCE));
             String saltenv = askedSaltenv == null ? "base" : askedSaltenv;
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
-            this.renderContext = new RenderContext(context.grains(), pillar(context, kwargs.get("pillar"), askedSaltenv), opts,
-                    saltenv, "", "", salt);
+            Map<String, Object> runPillar = pillar(context, kwargs.get("pillar"), askedSaltenv);
+            this.salt = new RegistryCaller(registry, job, runPillar);
+            this.renderContext = new RenderContext(context.grains(), runPillar, opts, saltenv, "", "", salt);
         }
 
         /**

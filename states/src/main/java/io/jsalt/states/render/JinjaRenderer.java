@@ -108,6 +108,7 @@ public final class JinjaRenderer {
     private Jinjava engine(String saltenv) {
         // Jinja2 iterates a dict's keys ({% for k in d %}, d|first, d|join); Jinjava its values unless told
         Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
+                .withInterperterFactory(new PythonOutput())
                 .withLegacyOverrides(LegacyOverrides.newBuilder().withIterateOverMapKeys(true).build()).build());
         jinjava.setResourceLocator(new Locator(files, saltenv));
         SaltFilters.all().forEach(jinjava.getGlobalContext()::registerFilter);

@@ -1,5 +1,6 @@
 package io.jsalt.states.render;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -55,9 +56,7 @@ final class PythonValues {
             return reprText(s.toString());
         }
         if (v instanceof Double || v instanceof Float) {
-            double d = ((Number) v).doubleValue();
-            return d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 1e16 ? String.valueOf((long) d) + ".0"
-                    : String.valueOf(d);
+            return reprFloat(((Number) v).doubleValue());
         }
         if (v instanceof PyTuple t) {
             String inner = t.stream().map(PythonValues::repr).collect(Collectors.joining(", "));
@@ -71,6 +70,28 @@ final class PythonValues {
                     .collect(Collectors.joining(", ", "{", "}"));
         }
         return String.valueOf(v);
+    }
+
+    /** Python's float repr: {@code 2.0}, {@code 0.1}, and {@code 1e+20}, {@code 1.5e-05} outside [1e-4, 1e16). */
+    private static String reprFloat(double d) {
+        if (Double.isNaN(d)) {
+            return "nan";
+        }
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "inf" : "-inf";
+        }
+        double magnitude = Math.abs(d);
+        if (d == 0 || magnitude >= 1e-4 && magnitude < 1e16) {
+            return d == Math.rint(d) ? String.valueOf((long) d) + ".0" : new BigDecimal(String.valueOf(d)).toPlainString();
+        }
+        String java = String.valueOf(d); // 1.5E-5
+        int e = java.indexOf('E');
+        String mantissa = java.substring(0, e);
+        if (mantissa.endsWith(".0")) {
+            mantissa = mantissa.substring(0, mantissa.length() - 2);
+        }
+        int exponent = Integer.parseInt(java.substring(e + 1));
+        return mantissa + "e" + (exponent < 0 ? "-" : "+") + String.format("%02d", Math.abs(exponent));
     }
 
     /** Python quotes with ' unless the text holds a ' and no ". */

@@ -104,4 +104,11 @@ class SaltFiltersTest {
                 .isEqualTo("('k', 'v') v");
         assertThat(PythonValues.repr(Map.of("k", new PyTuple(java.util.List.of(1.0))))).isEqualTo("{'k': (1.0,)}");
     }
+
+    @Test
+    void aPrintedValueIsPythonsStrAsJinja2PrintsIt() {
+        assertThat(render("{{ {'port': 80} }}|{{ ['a', 1, True, 2.0] }}|{{ true }}|{{ 'text' }}|{{ 7 }}"))
+                .isEqualTo("{'port': 80}|['a', 1, True, 2.0]|True|text|7");
+        assertThat(render("[{{ nothing_defined }}]{{ salt['test.echo']('q') }}")).isEqualTo("[]q");
+    }
 }
