@@ -41,12 +41,13 @@ public final class StateModule implements ExecutionModule {
     /** Salt's EX_STATE_FAILURE. */
     static final int RETCODE_STATE_FAILED = 2;
     /** Keywords of the run itself, not arguments of a state function. */
-    private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "queue", "concurrent", "pillar");
+    private static final Set<String> RUN_KEYWORDS = Set.of("test", "saltenv", "pillarenv", "queue", "concurrent",
+            "pillar");
     /** Accepted by the functions that check the pillar's errors (not state.single, where it is a state's argument). */
     private static final String FORCE = "force";
 
     @SaltFunction(outputter = "highstate", doc = "Apply the named SLS files (comma-separated or a list); without names, the highstate "
-            + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, pillar={...} (merged over the minion's pillar for this run), queue=True, concurrent=True.\n\n"
+            + "that top.sls gives this minion (glob targets only). Keywords: test=True, saltenv, pillarenv, pillar={...} (merged over the minion's pillar for this run), queue=True, concurrent=True.\n\n"
             + "CLI Example: salt '*' state.apply web,db test=True")
     public CallResult apply(@Arg(value = "mods", defaultValue = Arg.NULL) Object mods, @KwArgs Map<String, Object> kwargs,
             ModuleContext context, FunctionCatalog catalog, JobControl job) {
@@ -293,7 +294,8 @@ public final class StateModule implements ExecutionModule {
             String saltenv = askedSaltenv == null ? "base" : askedSaltenv;
             Map<String, Object> opts = new LinkedHashMap<>(context.opts());
             opts.put("test", test);
-            Map<String, Object> runPillar = pillar(context, kwargs.get("pillar"), askedSaltenv);
+            String pillarenv = kwargs.get("pillarenv") == null ? null : String.valueOf(kwargs.get("pillarenv"));
+            Map<String, Object> runPillar = pillar(context, kwargs.get("pillar"), askedSaltenv, pillarenv);
             this.salt = new RegistryCaller(registry, job, runPillar);
             this.renderContext = new RenderContext(context.grains(), runPillar, opts, saltenv, "", "", salt);
         }
@@ -385,12 +387,12 @@ public final class StateModule implements ExecutionModule {
 
         /**
          * The pillar the master compiles for this run (Salt's {@code _gather_pillar}: fresh at every state run, the
-         * run's {@code pillar=} and saltenv sent along), with the {@code pillar=} merged on top again as Salt's State
+         * run's {@code pillar=}, saltenv and pillarenv sent along), with the {@code pillar=} merged on top again as Salt's State
          * does (its default strategy, lists replaced).
          *
          * @throws PillarUnavailableException when the master sent no pillar: the run must not render without it
          */
-        static Map<String, Object> pillar(ModuleContext context, Object override, String saltenv) {
+        static Map<String, Object> pillar(ModuleContext context, Object override, String saltenv, String pillarenv) {
             if (override != null && !(override instanceof Map<?, ?>)) {
                 // Salt's words
                 throw new CommandExecutionException("Pillar data must be formatted as a dictionary, unless pillar_enc is specified.");
@@ -398,7 +400,7 @@ public final class StateModule implements ExecutionModule {
             Map<String, Object> overrides = override == null ? Map.of() : PillarMerge.deepCopy((Map<?, ?>) override);
             Map<String, Object> compiled;
             try {
-                compiled = context.compilePillar(overrides, saltenv, null);
+                compiled = context.compilePillar(overrides, saltenv, pillarenv);
             } catch (CommandExecutionException e) {
                 throw new PillarUnavailableException(e.getMessage());
             }

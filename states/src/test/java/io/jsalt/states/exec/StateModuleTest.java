@@ -392,6 +392,11 @@ class StateModuleTest {
         assertThat(Files.readString(conf)).isEqualTo("fresh:9090:master\n");
         assertThat(compiles.get(1)).isEqualTo(java.util.Arrays.asList(Map.of("app", Map.of("port", 9090)), "base", null));
 
+        // pillarenv= goes to the master too (Salt's opts["pillarenv"] for the run's _pillar request)
+        assertThat(registry.call("state.sls", List.of("app", kw("pillarenv", "dev"))).retcode()).isZero();
+        assertThat(compiles.get(2)).isEqualTo(java.util.Arrays.asList(Map.of(), null, "dev"));
+        compiles.remove(2);
+
         assertThat(registry.call("state.show_sls", List.of("app")).retcode()).isZero();
         assertThat(registry.call("state.show_top", List.of()).retcode()).isZero();
         assertThat(compiles).hasSize(4);
