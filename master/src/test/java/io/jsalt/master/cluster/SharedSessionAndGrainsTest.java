@@ -226,6 +226,33 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void grainsKeepTheKindOfTheirNumbersAndAnIntegerMadeAFractionWithSqlIsNotBelieved() throws Exception {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42211, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42221, masterKey, new SessionKey())) {
+            Map<String, Object> grains = Map.of("num_cpus", 8L, "big", 1.0E10, "small", 1.5E-7, "ratio", 8.0);
+            assertThat(m1.grains().putGrains("web1", grains, true, 1_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isPresent());
+            // through jsonb and back, each number is still the kind it was (1.0E10 is not the integer 10000000000)
+            assertThat(m2.grains().grains("web1")).contains(grains);
+            assertThat(m2.grains().grainsVerified("web1")).isTrue();
+
+            // a writer without master.pem makes the integer 8 the fraction 8.0, the same value: the seal tells them apart
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                s.execute("UPDATE jsalt_minion_data SET grains = jsonb_set(grains, '{num_cpus}', '8.0') WHERE id = 'web1';"
+                        + " SELECT pg_notify('jsalt_minion_data', 'web1')");
+            }
+            assertThat(m1.grains().putGrains("marker", Map.of("role", "marker"), false, null)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("marker").isPresent());
+            assertThat(m2.grains().grains("web1")).isEmpty();
+            try (ClusterState m3 = ClusterFixture.join(pg, db, tmp.resolve("m3"), 42231, masterKey, new SessionKey())) {
+                assertThat(m3.grains().grains("marker")).isPresent();
+                assertThat(m3.grains().grains("web1")).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void signedUnstampedGrainsReadBackFromTheDatabaseStayUnstamped() {
         String db = pg.createDatabase();
         try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42141, masterKey, new SessionKey());
