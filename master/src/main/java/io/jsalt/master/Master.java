@@ -221,7 +221,7 @@ public final class Master implements AutoCloseable {
         });
         if (cluster != null) {
             // a key revoked on another master: this one forgets the minion as that one did (grains follow on their own)
-            cluster.keys().whenRevokedElsewhere(forgetMinion);
+            cluster.keys().whenRevokedElsewhere(forgetMinion.andThen(minionData::keyRevokedElsewhere));
         }
         TargetResolver targets = new TargetResolver(keys, minionData, pillars, () -> this.config.nodegroups());
         LateSignIns lateSignIns = new LateSignIns(jobs, targets, publisher, publishPort::subscribedTopics,

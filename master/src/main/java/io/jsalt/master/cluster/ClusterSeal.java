@@ -21,10 +21,14 @@ import javax.crypto.spec.SecretKeySpec;
  * rows feed the same bytes and a seal made for one kind of row never passes for another. Microseconds per
  * row, where the master key's RSA signature ({@link MasterSeal}) costs a millisecond: events can carry one each.
  *
- * <p>Values read back from {@code jsonb} come back reformatted (keys reordered, {@code 1.0E10} as
- * {@code 10000000000}), so a map, list or number is fed in a canonical form: map entries by key, numbers as
- * their decimal value without trailing zeros. Seal what the database will give back, i.e. the value as read
- * from the JSON written, and it verifies when read.
+ * <p>Values read back from {@code jsonb} come back reformatted (keys reordered, {@code 8.00} as written but
+ * {@code 1E+2} as {@code 100}), so a map, list or number is fed in a canonical form that keeps the number's
+ * kind: map entries by key; an integer ({@code Long}, {@code Integer}, {@code BigInteger}...) as {@code d} and
+ * its decimal value, a fraction ({@code Double}, {@code Float}, {@code BigDecimal}) as {@code f} and its
+ * decimal value without trailing zeros, so {@code 8} and {@code 8.0} seal apart while {@code 8.0} and
+ * {@code 8.00} (one value of one kind) seal alike. {@code PgJson} writes fractions in plain notation with a
+ * decimal point, which {@code jsonb} keeps, so a fraction never comes back as an integer. Seal what the
+ * database will give back, i.e. the value as read from the JSON written, and it verifies when read.
  */
 public final class ClusterSeal {
     private static final byte[] KEY_LABEL = "jsalt cluster seal v1".getBytes(StandardCharsets.US_ASCII);
@@ -68,7 +72,8 @@ public final class ClusterSeal {
             mac.update((byte) 'b');
             bytes(mac, bytes);
         } else if (value instanceof Number n) {
-            mac.update((byte) 'd');
+            // integers keep the tag earlier versions gave every number, so rows of integers seal as before
+            mac.update((byte) (fractional(n) ? 'f' : 'd'));
             text(mac, canonical(n));
         } else if (value instanceof Map<?, ?> m) {
             List<Map.Entry<String, Object>> entries = new ArrayList<>(m.size());
@@ -95,7 +100,12 @@ public final class ClusterSeal {
     /** Map.entry takes no null value: a stand-in for one. */
     private static final Object NULL = new Object();
 
-    /** A number as its decimal value: 5, 5.0 and 5.00 alike, 1.0E10 as 10000000000; NaN and infinities as written. */
+    /** A number of a kind that holds fractions: what JSON's {@code 8.0} is read as, never JSON's {@code 8}. */
+    private static boolean fractional(Number n) {
+        return n instanceof Double || n instanceof Float || n instanceof BigDecimal;
+    }
+
+    /** A number as its decimal value: 5.0 and 5.00 alike, 1.0E10 as 10000000000; NaN and infinities as written. */
     private static String canonical(Number n) {
         String s = n.toString();
         try {

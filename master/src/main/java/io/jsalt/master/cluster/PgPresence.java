@@ -9,8 +9,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -27,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each row carries the cluster MAC ({@link ClusterSeal}) over the id, the master id and {@code seen}, which
  * the master writes from its own clock (so keep the masters' clocks in step, as the relay of publications
  * asks): a row made up, or an old one made fresh again, by a database writer without the master key does not
- * count (WARN at most once a minute).
+ * count (WARN at most once a minute); nor does a sealed row older than one this master read for the same minion
+ * and master before (an earlier row copied back over a newer one).
  */
 public final class PgPresence {
     private static final Logger LOG = LoggerFactory.getLogger(PgPresence.class);
@@ -38,6 +41,14 @@ public final class PgPresence {
     private final String masterId;
     private final ClusterSeal seal;
     private final AtomicLong lastRefusalLog = new AtomicLong(System.nanoTime() - REFUSAL_LOG_NANOS);
+    /**
+     * The newest {@code seen} (micros) this master read in a sealed row, by (id, master id): a master only ever
+     * writes its rows forward, so a sealed row older than that is an earlier row put back (a replay). Entries
+     * older than ten times the freshness asked for are dropped: the query no longer returns such rows.
+     */
+    private final Map<SeenBy, Long> newestSeen = new ConcurrentHashMap<>();
+
+    private record SeenBy(String id, String masterId) {}
 
     PgPresence(ClusterDb db, String masterId, ClusterSeal seal) {
         this.db = db;
@@ -91,6 +102,7 @@ public final class PgPresence {
             return db.read(c -> {
                 Set<String> out = new TreeSet<>();
                 int refused = 0;
+                int replayed = 0;
                 try (PreparedStatement s = c.prepareStatement("SELECT id, master_id, seen, mac FROM jsalt_presence WHERE master_id <> ?"
                         + " AND seen > now() - make_interval(secs => ?)")) {
                     s.setString(1, masterId);
@@ -99,17 +111,26 @@ public final class PgPresence {
                         while (rs.next()) {
                             String id = rs.getString(1);
                             long seen = micros(rs.getObject(3, OffsetDateTime.class).toInstant());
-                            if (seal.valid(rs.getBytes(4), LABEL, id, rs.getString(2), seen)) {
-                                out.add(id);
-                            } else {
+                            if (!seal.valid(rs.getBytes(4), LABEL, id, rs.getString(2), seen)) {
                                 refused++;
+                            } else if (newestSeen.merge(new SeenBy(id, rs.getString(2)), seen, Math::max) > seen) {
+                                replayed++;
+                            } else {
+                                out.add(id);
                             }
                         }
                     }
                 }
                 if (refused > 0) {
-                    warnRefused(refused);
+                    warnRefused(refused, "not sealed by a master of this cluster: not counted as present"
+                            + " (written by something other than a master)");
                 }
+                if (replayed > 0) {
+                    warnRefused(replayed, "older than one this master read there before: not counted as present"
+                            + " (an earlier row put back by something other than a master)");
+                }
+                long oldest = micros(Instant.now().minus(fresh.multipliedBy(10)));
+                newestSeen.values().removeIf(t -> t < oldest);
                 return out;
             });
         } catch (ClusterException e) {
@@ -118,12 +139,11 @@ public final class PgPresence {
         }
     }
 
-    private void warnRefused(int refused) {
+    private void warnRefused(int rows, String why) {
         long now = System.nanoTime();
         long last = lastRefusalLog.get();
         if (now - last >= REFUSAL_LOG_NANOS && lastRefusalLog.compareAndSet(last, now)) {
-            LOG.warn("cluster: {} row(s) of jsalt_presence not sealed by a master of this cluster: not counted as present"
-                    + " (written by something other than a master)", refused);
+            LOG.warn("cluster: {} row(s) of jsalt_presence {}", rows, why);
         }
     }
 

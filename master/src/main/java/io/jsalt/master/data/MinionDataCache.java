@@ -55,6 +55,12 @@ public final class MinionDataCache {
     private final Path dir;
     /** Set for a master of a cluster: the grains are the cluster's, in its database. */
     private final SharedMinionData shared;
+    /**
+     * A cluster's: the newest stamp of signed grains this master has seen sealed in the database (or written
+     * there) for each minion. The database only ever moves a minion's signed grains forward, so a sealed row
+     * older than this one is an earlier row put back by something other than a master (a replay).
+     */
+    private final Map<String, Long> newestSealed = new ConcurrentHashMap<>();
 
     /** A cache held in memory only. */
     public MinionDataCache() {
@@ -150,6 +156,9 @@ public final class MinionDataCache {
                 reload(id);
                 return false;
             }
+            if (now.verified() && now.stamp() != null) {
+                newestSealed.merge(id, now.stamp(), Math::max);
+            }
         } catch (RuntimeException e) {
             log.warn("grains of {} kept on this master only: {}", id, e.getMessage());
         }
@@ -162,7 +171,7 @@ public final class MinionDataCache {
         if (shared == null || !MinionId.isValid(id)) {
             return;
         }
-        shared.read(id).ifPresentOrElse(d -> known.put(id, known(d)), () -> known.remove(id));
+        shared.read(id).ifPresentOrElse(d -> adopt(id, d), () -> known.remove(id));
     }
 
     /** Reads every minion's grains again from the cluster's database (after its notifications may have been missed). */
@@ -174,9 +183,36 @@ public final class MinionDataCache {
         known.keySet().retainAll(all.keySet());
         all.forEach((id, d) -> {
             if (MinionId.isValid(id)) {
-                known.put(id, known(d));
+                adopt(id, d);
             }
         });
+    }
+
+    /**
+     * Takes a sealed row of the database, unless it goes back behind signed grains this master saw sealed
+     * there: then the row is an earlier one put back (a replay by a database writer), and what this master
+     * knows stays (nothing, if the row had been deleted first).
+     */
+    private void adopt(String id, SharedMinionData.Stored d) {
+        Long newest = newestSealed.get(id);
+        if (newest != null && (!d.verified() || d.stamp() == null || d.stamp() < newest)) {
+            log.warn("cluster: the grains of {} in jsalt_minion_data went back to an earlier report ({} before {} seen there):"
+                    + " ignored (an earlier row put back by something other than a master)", id,
+                    d.verified() ? d.stamp() : "unsigned", newest);
+            return;
+        }
+        if (d.verified() && d.stamp() != null) {
+            newestSealed.merge(id, d.stamp(), Math::max);
+        }
+        known.put(id, known(d));
+    }
+
+    /**
+     * The key of {@code id} went, on another master of the cluster: its grains follow through the database, and
+     * a minion accepted again under that id starts a history of its own (its reports may be stamped earlier).
+     */
+    public void keyRevokedElsewhere(String id) {
+        newestSealed.remove(id);
     }
 
     private static Known known(SharedMinionData.Stored d) {
@@ -201,6 +237,7 @@ public final class MinionDataCache {
     /** Drops what is known of a minion whose key was deleted or rejected, on disk too. */
     public synchronized void forget(String id) {
         known.remove(id);
+        newestSealed.remove(id);
         if (shared != null && MinionId.isValid(id)) {
             try {
                 shared.remove(id);

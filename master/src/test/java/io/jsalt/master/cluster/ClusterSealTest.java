@@ -27,10 +27,26 @@ class ClusterSealTest {
         written.put("zeta", 1.0E10);
         written.put("a", List.of(5.0, 7L, "x"));
         written.put("n", null);
-        // what PostgreSQL's jsonb prints for it: keys by length, numbers as their decimal value
-        Object readBack = PgJson.read("{\"a\": [5.0, 7, \"x\"], \"n\": null, \"zeta\": 10000000000}");
+        assertThat(PgJson.write(written)).as("a fraction in plain notation, which jsonb keeps")
+                .isEqualTo("{\"zeta\":10000000000.0,\"a\":[5.0,7,\"x\"],\"n\":null}");
+        // what PostgreSQL's jsonb prints for it: keys by length, fractions with the digits written
+        Object readBack = PgJson.read("{\"a\": [5.00, 7, \"x\"], \"n\": null, \"zeta\": 10000000000.0}");
         byte[] mac = seal.mac("kind v1", "web1", PgJson.read(PgJson.write(written)), true, 5L);
         assertThat(seal.valid(mac, "kind v1", "web1", readBack, true, 5L)).isTrue();
+    }
+
+    @Test
+    void anIntegerAndAFractionOfTheSameValueSealApart() {
+        ClusterSeal seal = new ClusterSeal(masterKey.getPrivate());
+        byte[] integer = seal.mac("kind v1", Map.of("num_cpus", 8L));
+        assertThat(seal.valid(integer, "kind v1", Map.of("num_cpus", 8))).as("an integer of another width").isTrue();
+        assertThat(seal.valid(integer, "kind v1", Map.of("num_cpus", 8.0))).isFalse();
+        assertThat(seal.valid(integer, "kind v1", Map.of("num_cpus", new java.math.BigDecimal("8")))).isFalse();
+        assertThat(seal.valid(integer, "kind v1", Map.of("num_cpus", "8"))).isFalse();
+        byte[] fraction = seal.mac("kind v1", List.of(8.0, 0.5));
+        assertThat(seal.valid(fraction, "kind v1", List.of(new java.math.BigDecimal("8.00"), 0.5f)))
+                .as("one value of one kind, however many zeros").isTrue();
+        assertThat(seal.valid(fraction, "kind v1", List.of(8L, 0.5))).isFalse();
     }
 
     @Test

@@ -226,6 +226,79 @@ class SharedSessionAndGrainsTest {
     }
 
     @Test
+    void grainsKeepTheKindOfTheirNumbersAndAnIntegerMadeAFractionWithSqlIsNotBelieved() throws Exception {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42211, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42221, masterKey, new SessionKey())) {
+            Map<String, Object> grains = Map.of("num_cpus", 8L, "big", 1.0E10, "small", 1.5E-7, "ratio", 8.0);
+            assertThat(m1.grains().putGrains("web1", grains, true, 1_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isPresent());
+            // through jsonb and back, each number is still the kind it was (1.0E10 is not the integer 10000000000)
+            assertThat(m2.grains().grains("web1")).contains(grains);
+            assertThat(m2.grains().grainsVerified("web1")).isTrue();
+
+            // a writer without master.pem makes the integer 8 the fraction 8.0, the same value: the seal tells them apart
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                s.execute("UPDATE jsalt_minion_data SET grains = jsonb_set(grains, '{num_cpus}', '8.0') WHERE id = 'web1';"
+                        + " SELECT pg_notify('jsalt_minion_data', 'web1')");
+            }
+            assertThat(m1.grains().putGrains("marker", Map.of("role", "marker"), false, null)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("marker").isPresent());
+            assertThat(m2.grains().grains("web1")).isEmpty();
+            try (ClusterState m3 = ClusterFixture.join(pg, db, tmp.resolve("m3"), 42231, masterKey, new SessionKey())) {
+                assertThat(m3.grains().grains("marker")).isPresent();
+                assertThat(m3.grains().grains("web1")).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void anEarlierSealedGrainsRowPutBackInTheDatabaseIsNotBelievedByAMasterThatSawANewerOne() throws Exception {
+        String db = pg.createDatabase();
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42241, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42251, masterKey, new SessionKey());
+             Connection c = pg.connect(db); Statement sql = c.createStatement()) {
+            assertThat(m1.grains().putGrains("web1", Map.of("role", "web", "n", 1L), true, 1_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isPresent());
+            sql.execute("CREATE TABLE old_row AS SELECT * FROM jsalt_minion_data WHERE id = 'web1'"); // a writer keeps a copy
+            Map<String, Object> newer = Map.of("role", "db", "n", 2L);
+            assertThat(m1.grains().putGrains("web1", newer, true, 2_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").equals(java.util.Optional.of(newer)));
+
+            // the earlier row, sealed by a master, copied back over the newer one
+            sql.execute("UPDATE jsalt_minion_data d SET grains = o.grains, stamp = o.stamp, mac = o.mac FROM old_row o"
+                    + " WHERE d.id = o.id; SELECT pg_notify('jsalt_minion_data', 'web1')");
+            awaitMarker(m1, m2, "marker1");
+            for (ClusterState m : List.of(m1, m2)) {
+                assertThat(m.grains().grains("web1")).contains(newer);
+            }
+
+            // deleted, then put back in a second step: gone, but not back to the earlier grains
+            sql.execute("DELETE FROM jsalt_minion_data WHERE id = 'web1'; SELECT pg_notify('jsalt_minion_data', 'web1')");
+            await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains("web1").isEmpty());
+            sql.execute("INSERT INTO jsalt_minion_data SELECT * FROM old_row; SELECT pg_notify('jsalt_minion_data', 'web1')");
+            awaitMarker(m1, m2, "marker2");
+            assertThat(m2.grains().grains("web1")).isEmpty();
+            assertThat(m1.grains().grains("web1")).isEmpty();
+            // the limit: a master started afterwards has seen nothing newer, and believes the sealed row
+            try (ClusterState m3 = ClusterFixture.join(pg, db, tmp.resolve("m3"), 42261, masterKey, new SessionKey())) {
+                assertThat(m3.grains().grains("web1")).contains(Map.of("role", "web", "n", 1L));
+            }
+
+            // the minion's next report moves every master forward again
+            Map<String, Object> next = Map.of("role", "db", "n", 3L);
+            assertThat(m2.grains().putGrains("web1", next, true, 3_000L)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> m1.grains().grains("web1").equals(java.util.Optional.of(next)));
+        }
+    }
+
+    /** A master's change after the SQL before it: once both masters have it, they have read what came before. */
+    private static void awaitMarker(ClusterState m1, ClusterState m2, String id) {
+        assertThat(m1.grains().putGrains(id, Map.of("role", "marker"), false, null)).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> m2.grains().grains(id).isPresent() && m1.grains().grains(id).isPresent());
+    }
+
+    @Test
     void signedUnstampedGrainsReadBackFromTheDatabaseStayUnstamped() {
         String db = pg.createDatabase();
         try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42141, masterKey, new SessionKey());
@@ -261,6 +334,31 @@ class SharedSessionAndGrainsTest {
             assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1");
             assertThat(m1.presence().elsewhere(fresh)).isEmpty();
             assertThat(rows(db, "SELECT count(*) FROM jsalt_presence")).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void anEarlierSealedPresenceRowPutBackOverANewerOneDoesNotCount() throws Exception {
+        String db = pg.createDatabase();
+        Duration fresh = Duration.ofMinutes(3);
+        try (ClusterState m1 = ClusterFixture.join(pg, db, tmp.resolve("m1"), 42271, masterKey, new SessionKey());
+             ClusterState m2 = ClusterFixture.join(pg, db, tmp.resolve("m2"), 42281, masterKey, new SessionKey());
+             Connection c = pg.connect(db); Statement sql = c.createStatement()) {
+            m1.presence().publish(Set.of("web1"), Instant.now().minus(Duration.ofSeconds(60)));
+            assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1");
+            sql.execute("CREATE TABLE old_presence AS SELECT * FROM jsalt_presence"); // a writer keeps a copy
+            m1.presence().publish(Set.of("web1"));
+            assertThat(m2.presence().elsewhere(fresh)).containsExactly("web1");
+            m1.presence().publish(Set.of()); // web1 left m1
+            assertThat(m2.presence().elsewhere(fresh)).isEmpty();
+
+            // the earlier row, still within its freshness and sealed by m1, put back
+            sql.execute("INSERT INTO jsalt_presence SELECT * FROM old_presence");
+            assertThat(m2.presence().elsewhere(fresh)).isEmpty();
+            // the limit: a master that never read a newer row believes it, until it is stale
+            try (ClusterState m3 = ClusterFixture.join(pg, db, tmp.resolve("m3"), 42291, masterKey, new SessionKey())) {
+                assertThat(m3.presence().elsewhere(fresh)).containsExactly("web1");
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import io.jsalt.crypto.CryptoException;
 import io.jsalt.minion.auth.MasterKeyPin;
 import io.jsalt.minion.channel.MasterRequests;
 import io.jsalt.minion.channel.NotSignedInException;
+import io.jsalt.minion.channel.UnexpectedReplyException;
 import io.jsalt.minion.jobs.ExecutorShutdown;
 import io.jsalt.minion.returns.ReturnRoutes;
 import io.jsalt.transport.Transport;
@@ -182,17 +183,40 @@ public abstract sealed class MinionMasters implements ReturnRoutes, MasterReques
         return firstAnswer(channel -> channel.sendForPrivateReply(load, dictKey, minionKey));
     }
 
-    /** The answer of the first master that gives one; the last failure when none does. */
+    /**
+     * The answer of the first master that gives one and does not refuse. A refusal ({@code False}, the answer a
+     * master gives a request it will not serve, or a private reply refused) moves on to the next master as a
+     * timeout does: under Salt each master of a hot/hot minion is asked by a minion instance of its own, and a
+     * failover minion's {@code eval_master} tries the next master when one turns it away, so one master's
+     * refusal never keeps another from serving. When every master refuses, the refusal is the answer; when none
+     * answers, the last failure.
+     */
     private Object firstAnswer(Function<MasterRequests, Object> request) {
-        RuntimeException last = null;
+        RuntimeException failure = null;
+        UnexpectedReplyException refusedPrivately = null;
+        boolean refused = false;
         for (Route route : candidates(null)) {
             try {
-                return request.apply(route.channel());
+                Object answer = request.apply(route.channel());
+                if (!Boolean.FALSE.equals(answer)) {
+                    return answer;
+                }
+                refused = true;
+                log.debug("{}: {} refused the request; asking the next master", config.id(), route.key());
+            } catch (UnexpectedReplyException e) {
+                refusedPrivately = e;
+                log.debug("{}: {} refused the request ({}); asking the next master", config.id(), route.key(), e.getMessage());
             } catch (TransportException | NotSignedInException | CryptoException | WireException e) {
-                last = e;
+                failure = e;
             }
         }
-        throw last != null ? last : new NotSignedInException();
+        if (refusedPrivately != null) {
+            throw refusedPrivately;
+        }
+        if (refused) {
+            return Boolean.FALSE;
+        }
+        throw failure != null ? failure : new NotSignedInException();
     }
 
     @Override

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A whole minion with {@code master: [m1, m2]} against two fake masters on real sockets (they share the vectors'
  * master key, as Salt's multi-master requires): hot/hot takes every master's jobs and answers each to its
- * sender, runs a job two masters both send once, and hands a dead master's return to the survivor; failover
+ * sender, runs a job two masters both send once, hands a dead master's return to the survivor, and asks the next
+ * master for a pillar or a file one master refuses; failover
  * signs in to one master, moves to the next when it goes away, and goes back with master_failback.
  */
 class SeveralMastersTest {
@@ -160,6 +161,42 @@ class SeveralMastersTest {
                 .until(() -> new FakeMaster(transport, requestPort, publishPort), m -> true));
         await().atMost(WAIT).until(() -> returned(back).contains("20260101000000000005"));
         assertThat(returned(m2)).as("m2 was not asked again").containsExactly("20260101000000000005");
+    }
+
+    /** The return {@code m} received for {@code jid}. */
+    private static Object returnValue(FakeMaster m, String jid) {
+        return m.loads("_return").stream().filter(l -> jid.equals(l.get("jid"))).findFirst().orElseThrow().get("return");
+    }
+
+    @Test
+    void aPillarOneMasterRefusesIsAskedOfTheNextMaster() throws Exception {
+        Minion minion = start("web-1");
+        awaitStarted(minion, m1, m2);
+        m1.refuse("_pillar"); // as a master that has not accepted this minion answers its pillar request
+        m2.answerPillar(Map.of("served_by", "m2"));
+        int askedOfM1 = m1.loads("_pillar").size();
+
+        m1.publish("pillar.items", "web-1", "glob", "20260101000000000010");
+
+        await().atMost(WAIT).until(() -> returned(m1).contains("20260101000000000010"));
+        assertThat(m1.loads("_pillar")).as("the first master was asked, and refused").hasSizeGreaterThan(askedOfM1);
+        assertThat(returnValue(m1, "20260101000000000010")).isEqualTo(Map.of("served_by", "m2"));
+    }
+
+    @Test
+    void aFileRequestOneMasterRefusesIsAskedOfTheNextMaster(@TempDir Path fileRoots) throws Exception {
+        Files.createDirectories(fileRoots.resolve("base"));
+        Files.writeString(fileRoots.resolve("base/hello.txt"), "hello");
+        m2.serveFiles(fileRoots, 4096);
+        Minion minion = start("web-1");
+        awaitStarted(minion, m1, m2);
+        m1.refuse("_file_list");
+
+        m1.publish("cp.list_master", "web-1", "glob", "20260101000000000011");
+
+        await().atMost(WAIT).until(() -> returned(m1).contains("20260101000000000011"));
+        assertThat(m1.loads("_file_list")).as("the first master was asked, and refused").isNotEmpty();
+        assertThat(returnValue(m1, "20260101000000000011")).isEqualTo(List.of("hello.txt"));
     }
 
     @Test

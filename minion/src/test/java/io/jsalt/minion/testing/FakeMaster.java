@@ -51,6 +51,7 @@ public final class FakeMaster implements AutoCloseable {
     private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
     private volatile Object returnAnswer = true;
     private final List<Object> clearCmds = new CopyOnWriteArrayList<>();
+    private final java.util.Set<Object> refused = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private volatile Crypticle sessionKey = new Crypticle(Crypticle.generateKeyString());
     private long serial;
@@ -81,6 +82,14 @@ public final class FakeMaster implements AutoCloseable {
     /** What every {@code _return} is answered: {@code true} (the default) or {@code false} (refused). */
     public void answerReturns(Object answer) {
         this.returnAnswer = answer;
+    }
+
+    /**
+     * Answers every later aes request of these commands {@code False}, as jsalt's master refuses a pillar or an
+     * event of a minion it has not accepted, and Salt's an unknown command.
+     */
+    public void refuse(String... cmds) {
+        refused.addAll(List.of(cmds));
     }
 
     /** The {@code cmd} of every clear request received ({@code _auth}, {@code ping}), in arrival order. */
@@ -179,6 +188,9 @@ public final class FakeMaster implements AutoCloseable {
         String nonce = (String) load.remove("nonce");
         loads.add(load);
         Object cmd = load.get("cmd");
+        if (refused.contains(cmd)) {
+            return cipher.encryptReply(false, nonce);
+        }
         if ("_pillar".equals(cmd) && pillarBadLoad) {
             return SaltPack.pack("bad load");
         }

@@ -1,5 +1,6 @@
 package io.jsalt.master.jobs.pg;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -47,6 +48,8 @@ public final class PgJson {
         } else if (value instanceof Double d && (d.isNaN() || d.isInfinite())
                 || value instanceof Float f && (f.isNaN() || f.isInfinite())) {
             string(value.toString(), out); // JSON has no NaN; Python's json.dumps writes one jsonb would refuse
+        } else if (value instanceof Double || value instanceof Float || value instanceof BigDecimal) {
+            out.append(plainFraction((Number) value));
         } else if (value instanceof Number) {
             out.append(value);
         } else if (value instanceof byte[] bytes) {
@@ -86,6 +89,16 @@ public final class PgJson {
         } else {
             string(value.toString(), out);
         }
+    }
+
+    /**
+     * A fraction in plain notation with a decimal point ({@code 1.0E10} as {@code 10000000000.0}): {@code jsonb}
+     * keeps that text as it is, where it would print {@code 1.0E10} as the integer {@code 10000000000}, so the
+     * number is read back as the kind it was written (the cluster seal tells {@code 8} from {@code 8.0}).
+     */
+    static String plainFraction(Number n) {
+        String plain = new BigDecimal(n.toString()).toPlainString();
+        return plain.indexOf('.') >= 0 ? plain : plain + ".0";
     }
 
     private static void binary(byte[] bytes, StringBuilder out) {
