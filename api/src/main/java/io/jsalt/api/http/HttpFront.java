@@ -32,6 +32,7 @@ public final class HttpFront implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
+    private final OpenFeeds feeds;
 
     /** Serves {@code config}'s host and port, over TLS when {@code disable_ssl} is false (ssl_crt, ssl_key). */
     public HttpFront(ApiConfig config, Logins logins, LowstateRunner runner, MasterClient master, java.time.Clock clock) {
@@ -59,13 +60,14 @@ public final class HttpFront implements AutoCloseable {
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         ApiStats stats = new ApiStats(clock);
         StreamSlots slots = new StreamSlots(stats);
+        feeds = new OpenFeeds();
         Cors cors = new Cors(config.corsOrigins());
         ApiHandler api = new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
                 new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
-                new EventStream(master, slots), cors, stats, config.web(), config.debug());
+                new EventStream(master, slots, feeds), cors, stats, config.web(), config.debug());
         // GET /ws and /ws/<token> with an Upgrade: websocket are the websocket's; every other request goes on to the API
-        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors);
+        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors, feeds);
         WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, container -> {
             container.setMaxTextMessageSize(MAX_WS_MESSAGE);
             container.setMaxBinaryMessageSize(MAX_WS_MESSAGE);
@@ -94,8 +96,13 @@ public final class HttpFront implements AutoCloseable {
         return connector.getLocalPort();
     }
 
+    /**
+     * Ends the event streams first (each holds a worker waiting for events, which Jetty's graceful stop would
+     * wait for until its timeout), then stops the server: requests in progress get their answers.
+     */
     @Override
     public void close() {
+        feeds.closeAll();
         try {
             server.stop();
         } catch (Exception e) {
