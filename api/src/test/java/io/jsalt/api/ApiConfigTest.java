@@ -144,4 +144,12 @@ class ApiConfigTest {
                     .isInstanceOf(ConfigException.class).hasMessageContaining("authorized_ips");
         }
     }
+
+    @Test
+    void http2IsOnByDefaultAndCanBeTurnedOff() throws Exception {
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").http2()).isTrue();
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  http2: False").http2()).isFalse();
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  http2: maybe"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("http2");
+    }
 }

@@ -5,26 +5,19 @@ import io.jsalt.api.lowstate.MasterClient;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.LowstateRunner;
 import io.jsalt.api.ApiConfig;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
-import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.SizeLimitHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded Jetty server: one clear-text HTTP/1.1 connector on {@code host:port}, bodies bounded to
- * 1 MiB, a bounded worker pool. TLS and HTTP/2 are for later (docs/api.md).
+ * The embedded Jetty server: one connector on {@code host:port} (TLS or clear, HTTP/1.1 and HTTP/2: see
+ * {@link Connectors}), bodies bounded to 1 MiB ({@link BodyLimit}), a bounded worker pool.
  */
 public final class HttpFront implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
-    private static final long MAX_BODY = 1_048_576;
     /** The worker threads; each event stream ({@code /events}, {@code /ws}) holds one, see {@link StreamSlots}. */
     static final int WORKERS = 64;
     /** A websocket client's own messages are salt-api's "websocket client ready": nothing large. */
@@ -39,25 +32,8 @@ public final class HttpFront implements AutoCloseable {
         QueuedThreadPool pool = new QueuedThreadPool(WORKERS, 4);
         pool.setName("jsalt-api-http");
         server = new Server(pool);
-        HttpConfiguration http = new HttpConfiguration();
-        // no "Server: Jetty(version)" header: the version is nobody's business on an exposed port
-        http.setSendServerVersion(false);
-        if (config.disableSsl()) {
-            connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
-        } else {
-            SslContextFactory.Server tls = new SslContextFactory.Server();
-            tls.setKeyStore(TlsKeys.load(config.sslCrt(), config.sslKey()));
-            tls.setKeyStorePassword(new String(TlsKeys.STORE_PASSWORD));
-            // clients reach the API by address as often as by name: the certificate is the client's to check
-            SecureRequestCustomizer secure = new SecureRequestCustomizer();
-            secure.setSniHostCheck(false);
-            http.addCustomizer(secure);
-            connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(http));
-        }
-        connector.setHost(config.host());
-        connector.setPort(config.port());
+        connector = Connectors.of(server, config);
         server.addConnector(connector);
-        SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
         ApiStats stats = new ApiStats(clock);
         StreamSlots slots = new StreamSlots(stats);
         feeds = new OpenFeeds();
@@ -75,8 +51,7 @@ public final class HttpFront implements AutoCloseable {
             container.addMapping("/ws", sockets);
             container.addMapping("/ws/*", sockets);
         });
-        limit.setHandler(api);
-        upgrade.setHandler(limit);
+        upgrade.setHandler(new BodyLimit(api));
         server.setHandler(new ClientAddressCheck(config.authorizedIps(), upgrade));
         server.setStopTimeout(5_000);
     }
