@@ -31,8 +31,8 @@ final class ApiHandler extends Handler.Abstract {
     private final String staticPath;
     private final boolean debug;
 
-    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, boolean debug) {
-        this.console = new Console(web.appPath(), web.app());
+    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, String rootPrefix, boolean debug) {
+        this.console = new Console(web.appPath(), web.app(), rootPrefix);
         this.staticFiles = new StaticFiles(web.staticPath(), web.staticDir());
         this.staticPath = web.staticPath();
         this.routes = routes;

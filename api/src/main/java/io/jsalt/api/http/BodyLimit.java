@@ -18,8 +18,8 @@ import org.eclipse.jetty.util.Callback;
  * answers the same. Over HTTP/1.1 Jetty then closes the connection. Over HTTP/2 the connection stays, and
  * Jetty ends the request's stream with RST_STREAM(CANCEL) after the answer; a client still sending its body
  * may never read that answer (the JDK 17 client waits for flow-control window until its timeout), so the rest
- * of a body declared too long is read and dropped first, up to {@link #DRAIN} bytes (past that the stream is
- * reset as Jetty does). A body of no declared length cannot be drained once the size limit has failed it (the
+ * of a body declared too long is read and dropped first, if it declares at most {@link #DRAIN} bytes (a longer
+ * one gets the reset at once, as Jetty does). A body of no declared length cannot be drained once the size limit has failed it (the
  * failure sticks to the request's content): such a client gets the reset, not the 413.
  */
 final class BodyLimit extends Handler.Wrapper {
@@ -61,7 +61,7 @@ final class BodyLimit extends Handler.Wrapper {
 
     /** On HTTP/2, reads what is left of a body declared too long (at most {@link #DRAIN} bytes) and drops it. */
     private static void drainOverH2(Request request) {
-        if (request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
+        if (request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2 || request.getLength() > DRAIN) {
             return;
         }
         try (InputStream rest = Content.Source.asInputStream(request)) {

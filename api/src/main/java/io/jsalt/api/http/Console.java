@@ -22,6 +22,8 @@ import java.util.Optional;
 final class Console {
     /** Where index.html names its own folder: replaced by app_path when it is served. */
     private static final String APP_PATH_MARK = "{{app_path}}";
+    /** Where index.html names the root prefix, for the API calls of its script. */
+    private static final String ROOT_PREFIX_MARK = "{{root_prefix}}";
     static final Map<String, String> SECURITY_HEADERS = Map.of(
             "Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                     + "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -53,11 +55,17 @@ final class Console {
 
     private final String appPath;
     private final Path app;
+    private final String rootPrefix;
 
-    /** @param app the operator's page ({@code rest_cherrypy:app}), or null for the built-in console */
-    Console(String appPath, Path app) {
+    /**
+     * @param app        the operator's page ({@code rest_cherrypy:app}), or null for the built-in console
+     * @param rootPrefix {@code rest_cherrypy:root_prefix} without its trailing slash ({@code ""} at {@code /}):
+     *                   where the browser sees the API and this console
+     */
+    Console(String appPath, Path app, String rootPrefix) {
         this.appPath = appPath;
         this.app = app;
+        this.rootPrefix = rootPrefix;
     }
 
     /** The file for a path at or under app_path, or empty (a 404). */
@@ -78,7 +86,8 @@ final class Console {
             }
             byte[] bytes = in.readAllBytes();
             if (name.equals("index.html")) {
-                bytes = new String(bytes, StandardCharsets.UTF_8).replace(APP_PATH_MARK, appPath).getBytes(StandardCharsets.UTF_8);
+                bytes = new String(bytes, StandardCharsets.UTF_8).replace(APP_PATH_MARK, rootPrefix + appPath)
+                        .replace(ROOT_PREFIX_MARK, rootPrefix).getBytes(StandardCharsets.UTF_8);
             }
             return Optional.of(new File(type(name), bytes, SECURITY_HEADERS));
         } catch (IOException e) {

@@ -7,6 +7,7 @@ import io.jsalt.api.lowstate.LowstateRunner;
 import io.jsalt.api.ApiConfig;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.slf4j.Logger;
@@ -41,10 +42,12 @@ public final class HttpFront implements AutoCloseable {
         ApiHandler api = new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
                 new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
-                new EventStream(master, slots, feeds), cors, stats, config.web(), config.debug());
+                new EventStream(master, slots, feeds), cors, stats, config.web(), config.rootPrefix(), config.debug());
+        // salt-api's root_prefix: the whole API under one path (CherryPy's mount point); outside it, a 404
+        ContextHandler context = new ContextHandler(config.rootPrefix().isEmpty() ? "/" : config.rootPrefix());
         // GET /ws and /ws/<token> with an Upgrade: websocket are the websocket's; every other request goes on to the API
         WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors, feeds);
-        WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, container -> {
+        WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, context, container -> {
             container.setMaxTextMessageSize(MAX_WS_MESSAGE);
             container.setMaxBinaryMessageSize(MAX_WS_MESSAGE);
             container.setIdleTimeout(java.time.Duration.ofSeconds(60)); // a feed pings every 5 s
@@ -52,7 +55,8 @@ public final class HttpFront implements AutoCloseable {
             container.addMapping("/ws/*", sockets);
         });
         upgrade.setHandler(new BodyLimit(api));
-        server.setHandler(new ClientAddressCheck(config.authorizedIps(), upgrade));
+        context.setHandler(upgrade);
+        server.setHandler(new ClientAddressCheck(config.authorizedIps(), context));
         server.setStopTimeout(5_000);
     }
 
