@@ -99,8 +99,8 @@ final class Console {
      * salt-api's {@code html_override}: with {@code app} set, a browser asking for a page anywhere outside
      * app_path and static_path gets the app (a single-page app's own routes, and {@code GET /} in a browser).
      * A page request is one whose {@code Accept} names {@code text/html} first, as a browser's navigation
-     * does; salt-api also answers the app to a request with no {@code Accept} or one ending in {@code *}{@code /*}
-     * after other types, which would turn a script's JSON into HTML.
+     * does. salt-api 3006.8 (checked by WebFilesVsSaltApiTest) also answers the app, to any method, when there is
+     * no {@code Accept} or {@code *}{@code /*} follows other types: a script's POST would then never run.
      */
     Optional<File> pageFor(String accept) {
         if (app == null || accept == null) {
