@@ -68,7 +68,8 @@ public final class HttpFront implements AutoCloseable {
             throw new IllegalStateException("cannot serve HTTP on " + connector.getHost() + ":" + connector.getPort()
                     + ": " + e.getMessage(), e);
         }
-        log.info("jsalt-api listening on http://{}:{}", connector.getHost(), connector.getLocalPort());
+        log.info("jsalt-api listening on {}:{} ({})", connector.getHost(), connector.getLocalPort(),
+                String.join(", ", connector.getProtocols()));
     }
 
     public int port() {
