@@ -32,13 +32,18 @@ import java.util.Map;
  * @param expireResponses {@code rest_cherrypy:expire_responses} (default true): read and checked, and without effect,
  *                    as in salt-api 3006 (it was CherryPy's timeout_monitor, which CherryPy 12 removed)
  * @param authorizedIps {@code rest_cherrypy:authorized_ips}: the only client addresses served (none: every client)
+ * @param http2       {@code rest_cherrypy:http2} (jsalt's own key, default true): HTTP/2 beside HTTP/1.1, h2 by ALPN
+ *                    over TLS, h2c in clear; false serves HTTP/1.1 only, as salt-api
+ * @param rootPrefix  {@code rest_cherrypy:root_prefix}: the URL path the whole API is served under, without a
+ *                    trailing slash ({@code ""} for salt-api's default {@code /})
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
         boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
         List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth, WebFiles web, boolean expireResponses,
-        AuthorizedIps authorizedIps) {
+        AuthorizedIps authorizedIps, boolean http2, String rootPrefix) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
+    private static final java.util.regex.Pattern ROOT_PREFIX = java.util.regex.Pattern.compile("(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+");
 
     /** Reads {@code configDir/master}. */
     public static ApiConfig load(Path configDir) {
@@ -85,7 +90,18 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         String webhookUrl = section.string("webhook_url", "/hook");
         return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
                 webhookUrl, section.bool("webhook_disable_auth", false), webFiles(section, webhookUrl),
-                section.bool("expire_responses", true), authorizedIps(section));
+                section.bool("expire_responses", true), authorizedIps(section),
+                section.bool("http2", true), rootPrefix(section));
+    }
+
+    /** salt-api's root_prefix: {@code /} (the default) or a URL path such as {@code /salt}; kept without its trailing slash. */
+    private static String rootPrefix(ConfigFile section) {
+        String prefix = section.string("root_prefix", "/").replaceAll("/+$", "");
+        if (!prefix.isEmpty() && !ROOT_PREFIX.matcher(prefix).matches()) {
+            throw section.refuse("root_prefix", "/ or a URL path such as /salt: '/' then names of letters, digits, '.', '_', '~', '-' "
+                    + "(not starting with '.') (rest_cherrypy)");
+        }
+        return prefix;
     }
 
     /** salt-api's authorized_ips: one address or a list of them; anything else is refused with the key's name. */
@@ -129,36 +145,48 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
                 master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false,
-                WebFiles.DEFAULTS, true, AuthorizedIps.ANY);
+                WebFiles.DEFAULTS, true, AuthorizedIps.ANY, true, "");
     }
 
     /** This config served over TLS from these PEM files, for tests. */
     public ApiConfig withTls(Path crt, Path key) {
         return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix);
     }
 
     /** This config with {@code cors_origin} set, for tests. */
     public ApiConfig withCorsOrigins(List<String> origins) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps);
+                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix);
     }
 
     /** This config with {@code webhook_disable_auth} set, for tests. */
     public ApiConfig withWebhookDisableAuth(boolean disable) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps);
+                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps, http2, rootPrefix);
     }
 
     /** This config serving these files (app_path, app, static_path, static), for tests. */
     public ApiConfig withWebFiles(WebFiles files) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps, http2, rootPrefix);
     }
 
     /** This config serving only clients at these addresses ({@code authorized_ips}), for tests. */
     public ApiConfig withAuthorizedIps(AuthorizedIps ips) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips, http2, rootPrefix);
+    }
+
+    /** This config with {@code http2} set, for tests. */
+    public ApiConfig withHttp2(boolean on) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, on, rootPrefix);
+    }
+
+    /** This config served under {@code root_prefix} (without its trailing slash), for tests. */
+    public ApiConfig withRootPrefix(String prefix) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, prefix);
     }
 }

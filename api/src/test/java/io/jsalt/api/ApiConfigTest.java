@@ -144,4 +144,25 @@ class ApiConfigTest {
                     .isInstanceOf(ConfigException.class).hasMessageContaining("authorized_ips");
         }
     }
+
+    @Test
+    void http2IsOnByDefaultAndCanBeTurnedOff() throws Exception {
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").http2()).isTrue();
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  http2: False").http2()).isFalse();
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  http2: maybe"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("http2");
+    }
+
+    @Test
+    void rootPrefixIsTheRootByDefaultAndAUrlPathWithoutItsTrailingSlash() throws Exception {
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").rootPrefix()).isEmpty();
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  root_prefix: /").rootPrefix()).isEmpty();
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  root_prefix: /salt/").rootPrefix()).isEqualTo("/salt");
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  root_prefix: /ops/salt-api").rootPrefix())
+                .isEqualTo("/ops/salt-api");
+        for (String bad : new String[] {"salt", "/../x", "/a b", "/.hidden", "'/x?y'"}) {
+            assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  root_prefix: " + bad)).as(bad)
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("root_prefix");
+        }
+    }
 }

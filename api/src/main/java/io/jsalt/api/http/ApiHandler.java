@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * The Jetty side of the API: reads the body and the {@code X-Auth-Token} header, hands an
  * {@link Routes.Exchange} to {@link Routes}, writes its JSON answer, and turns an {@link ApiException} into
  * salt-api's status and error page. Runs on Jetty's worker threads (blocking: a {@code local} call waits for
- * the minions' returns). Bodies are bounded by the {@code SizeLimitHandler} around it.
+ * the minions' returns). Bodies are bounded by the {@link BodyLimit} around it.
  */
 final class ApiHandler extends Handler.Abstract {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
@@ -31,8 +31,8 @@ final class ApiHandler extends Handler.Abstract {
     private final String staticPath;
     private final boolean debug;
 
-    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, boolean debug) {
-        this.console = new Console(web.appPath(), web.app());
+    ApiHandler(Routes routes, EventStream events, Cors cors, ApiStats stats, WebFiles web, String rootPrefix, boolean debug) {
+        this.console = new Console(web.appPath(), web.app(), rootPrefix);
         this.staticFiles = new StaticFiles(web.staticPath(), web.staticDir());
         this.staticPath = web.staticPath();
         this.routes = routes;
@@ -66,25 +66,31 @@ final class ApiHandler extends Handler.Abstract {
                 Content.Sink.write(response, true, "", callback);
                 return true;
             }
-            if (method.equals("GET")) {
+            // HEAD is GET without the body, as CherryPy answers it for salt-api: same status and headers
+            boolean head = method.equals("HEAD");
+            if (method.equals("GET") || head) {
                 String path = Request.getPathInContext(request);
                 Optional<Console.File> file = console.find(path);
                 if (file.isPresent()) {
-                    sendPage(file.get(), response, callback);
+                    sendPage(file.get(), head, response, callback);
                     return true;
                 }
                 Optional<StaticFiles.Found> found = staticFiles.find(path);
                 if (found.isPresent()) {
-                    sendFile(found.get(), response, callback);
+                    sendFile(found.get(), head, response, callback);
                     return true;
                 }
                 file = console.pageFor(request.getHeaders().get(HttpHeader.ACCEPT));
                 if (file.isPresent() && !WebFiles.within(path, staticPath)) {
-                    sendPage(file.get(), response, callback);
+                    sendPage(file.get(), head, response, callback);
                     return true;
                 }
             }
-            if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
+            boolean eventsPath = Request.getPathInContext(request).replaceAll("/+$", "").equals("/events");
+            if (head && eventsPath) {
+                throw new ApiException(405, "HEAD is not served for the event stream: GET it");
+            }
+            if (method.equals("GET") && eventsPath) {
                 try {
                     events.serve(request, response);
                     callback.succeeded();
@@ -101,18 +107,18 @@ final class ApiHandler extends Handler.Abstract {
                 parsed = JsonBodies.parse(request.getHeaders().get(HttpHeader.CONTENT_TYPE), text);
             }
             Map<String, String> headers = new java.util.LinkedHashMap<>();
-            request.getHeaders().forEach(f -> headers.merge(f.getName(), f.getValue(), (a, b) -> a + ", " + b));
+            request.getHeaders().forEach(f -> headers.merge(titled(f.getName()), f.getValue(), (a, b) -> a + ", " + b));
             String answerType = YamlBodies.negotiate(request.getHeaders().get(HttpHeader.ACCEPT));
             if (answerType == null) {
                 throw new ApiException(406, "Your client should accept application/json or application/x-yaml");
             }
-            Routes.Reply reply = routes.handle(new Routes.Exchange(method, Request.getPathInContext(request),
+            Routes.Reply reply = routes.handle(new Routes.Exchange(head ? "GET" : method, Request.getPathInContext(request),
                     request.getHeaders().get("X-Auth-Token"), parsed, Request.getRemoteAddr(request), text, headers));
             reply.headers().forEach((k, v) -> response.getHeaders().put(k, v));
             if (reply.body() instanceof Routes.Download download) {
                 response.setStatus(reply.status());
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, download.contentType());
-                response.write(true, java.nio.ByteBuffer.wrap(download.bytes()), callback);
+                finish(response, head, download.bytes(), callback);
                 return true;
             }
             status = reply.status();
@@ -123,7 +129,7 @@ final class ApiHandler extends Handler.Abstract {
             body = ErrorPage.html(status, e.getMessage());
             type = "text/html;charset=utf-8";
         } catch (Exception e) {
-            if (e.getClass().getSimpleName().equals("BadMessageException")) {
+            if (BodyLimit.refusedByJetty(e)) {
                 // a body over the size limit, or a malformed request Jetty refused while we read it
                 status = 413;
                 body = ErrorPage.html(status, "The request body is too large");
@@ -137,25 +143,49 @@ final class ApiHandler extends Handler.Abstract {
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "private");
-        Content.Sink.write(response, true, body, callback);
+        finish(response, request.getMethod().equals("HEAD"), body.getBytes(StandardCharsets.UTF_8), callback);
         return true;
     }
 
+    /**
+     * A header's name as salt-api hands it on (a webhook's {@code headers}): CherryPy's header map keys are Python's
+     * {@code str.title()} of the name, whatever case the client sent; HTTP/2 sends every name in lower case.
+     */
+    static String titled(String name) {
+        StringBuilder out = new StringBuilder(name.length());
+        boolean afterLetter = false;
+        for (char c : name.toCharArray()) {
+            out.append(afterLetter ? Character.toLowerCase(c) : Character.toUpperCase(c));
+            afterLetter = Character.isLetter(c);
+        }
+        return out.toString();
+    }
+
+    /** The body with its length; for a HEAD the length only. */
+    private static void finish(Response response, boolean head, byte[] body, Callback callback) {
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        response.write(true, head ? null : java.nio.ByteBuffer.wrap(body), callback);
+    }
+
     /** A page or script of the console (or the operator's app page), held in memory. */
-    private static void sendPage(Console.File file, Response response, Callback callback) {
+    private static void sendPage(Console.File file, boolean head, Response response, Callback callback) {
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, file.contentType());
         file.headers().forEach((k, v) -> response.getHeaders().put(k, v));
-        response.write(true, java.nio.ByteBuffer.wrap(file.bytes()), callback);
+        finish(response, head, file.bytes(), callback);
     }
 
     /** A static file, streamed from disk (never read whole into memory). */
-    private static void sendFile(StaticFiles.Found found, Response response, Callback callback) throws java.io.IOException {
+    private static void sendFile(StaticFiles.Found found, boolean head, Response response, Callback callback) throws java.io.IOException {
         long size = java.nio.file.Files.size(found.file());
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, found.contentType());
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, size);
         found.headers().forEach((k, v) -> response.getHeaders().put(k, v));
-        Content.copy(Content.Source.from(found.file()), response, callback);
+        if (head) {
+            response.write(true, null, callback);
+        } else {
+            Content.copy(Content.Source.from(found.file()), response, callback);
+        }
     }
 }

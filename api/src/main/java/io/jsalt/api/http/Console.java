@@ -22,6 +22,8 @@ import java.util.Optional;
 final class Console {
     /** Where index.html names its own folder: replaced by app_path when it is served. */
     private static final String APP_PATH_MARK = "{{app_path}}";
+    /** Where index.html names the root prefix, for the API calls of its script. */
+    private static final String ROOT_PREFIX_MARK = "{{root_prefix}}";
     static final Map<String, String> SECURITY_HEADERS = Map.of(
             "Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                     + "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -53,11 +55,17 @@ final class Console {
 
     private final String appPath;
     private final Path app;
+    private final String rootPrefix;
 
-    /** @param app the operator's page ({@code rest_cherrypy:app}), or null for the built-in console */
-    Console(String appPath, Path app) {
+    /**
+     * @param app        the operator's page ({@code rest_cherrypy:app}), or null for the built-in console
+     * @param rootPrefix {@code rest_cherrypy:root_prefix} without its trailing slash ({@code ""} at {@code /}):
+     *                   where the browser sees the API and this console
+     */
+    Console(String appPath, Path app, String rootPrefix) {
         this.appPath = appPath;
         this.app = app;
+        this.rootPrefix = rootPrefix;
     }
 
     /** The file for a path at or under app_path, or empty (a 404). */
@@ -78,7 +86,8 @@ final class Console {
             }
             byte[] bytes = in.readAllBytes();
             if (name.equals("index.html")) {
-                bytes = new String(bytes, StandardCharsets.UTF_8).replace(APP_PATH_MARK, appPath).getBytes(StandardCharsets.UTF_8);
+                bytes = new String(bytes, StandardCharsets.UTF_8).replace(APP_PATH_MARK, rootPrefix + appPath)
+                        .replace(ROOT_PREFIX_MARK, rootPrefix).getBytes(StandardCharsets.UTF_8);
             }
             return Optional.of(new File(type(name), bytes, SECURITY_HEADERS));
         } catch (IOException e) {
@@ -90,8 +99,8 @@ final class Console {
      * salt-api's {@code html_override}: with {@code app} set, a browser asking for a page anywhere outside
      * app_path and static_path gets the app (a single-page app's own routes, and {@code GET /} in a browser).
      * A page request is one whose {@code Accept} names {@code text/html} first, as a browser's navigation
-     * does; salt-api also answers the app to a request with no {@code Accept} or one ending in {@code *}{@code /*}
-     * after other types, which would turn a script's JSON into HTML.
+     * does. salt-api 3006.8 (checked by WebFilesVsSaltApiTest) also answers the app, to any method, when there is
+     * no {@code Accept} or {@code *}{@code /*} follows other types: a script's POST would then never run.
      */
     Optional<File> pageFor(String accept) {
         if (app == null || accept == null) {

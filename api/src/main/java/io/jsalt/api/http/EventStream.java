@@ -2,7 +2,6 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.lowstate.MasterClient;
-import io.jsalt.master.events.LocalEventClient;
 import io.jsalt.transport.event.EventFrame;
 import java.io.IOException;
 import java.util.regex.Pattern;
@@ -33,10 +32,12 @@ final class EventStream {
 
     private final MasterClient master;
     private final StreamSlots slots;
+    private final OpenFeeds feeds;
 
-    EventStream(MasterClient master, StreamSlots slots) {
+    EventStream(MasterClient master, StreamSlots slots, OpenFeeds feeds) {
         this.master = master;
         this.slots = slots;
+        this.feeds = feeds;
     }
 
     /** The token a request offers, in salt-api's order: header, ?token=, ?salt_token=, the session_id cookie. */
@@ -68,12 +69,12 @@ final class EventStream {
         if (!slots.tryAcquire()) {
             throw new ApiException(503, "Too many event streams are open: try again later");
         }
-        try (LocalEventClient events = master.events()) {
+        try (OpenFeeds.Feed feed = feeds.open(master::events)) {
             response.setStatus(200);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream;charset=utf-8");
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
             write(response, "retry: 400\n\n");
-            EventFeed.run(events, grant, new EventFeed.Sink() {
+            EventFeed.run(feed.events(), grant, new EventFeed.Sink() {
                 @Override
                 public void event(EventFrame event) throws IOException {
                     write(response, "tag: " + oneLine(event.tag()) + "\ndata: " + JsonBodies.write(EventFeed.full(event)) + "\n\n");

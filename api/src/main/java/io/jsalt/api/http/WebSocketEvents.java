@@ -2,7 +2,6 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.lowstate.MasterClient;
-import io.jsalt.master.events.LocalEventClient;
 import io.jsalt.transport.event.EventFrame;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -44,12 +43,14 @@ public final class WebSocketEvents implements WebSocketCreator {
     private final StreamSlots slots;
     private final Executor workers;
     private final Cors cors;
+    private final OpenFeeds feeds;
 
     /**
      * @param workers the HTTP server's worker pool: a stream holds one of its threads, as a {@code GET /events} does
      * @param cors    the origins whose pages may use the session cookie ({@code cors_origin})
      */
-    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers, Cors cors) {
+    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers, Cors cors, OpenFeeds feeds) {
+        this.feeds = feeds;
         this.cors = cors;
         this.master = master;
         this.slots = slots;
@@ -180,8 +181,8 @@ public final class WebSocketEvents implements WebSocketCreator {
         }
 
         private void feed() {
-            try (LocalEventClient events = master.events()) {
-                EventFeed.run(events, grant, new EventFeed.Sink() {
+            try (OpenFeeds.Feed feed = feeds.open(master::events)) {
+                EventFeed.run(feed.events(), grant, new EventFeed.Sink() {
                     @Override
                     public void event(EventFrame event) throws IOException {
                         if (formatter == null) {

@@ -4,6 +4,8 @@
 // The event stream is read with fetch for the same reason (the browser's own SSE reader cannot send a header, so it would need
 // the token in the URL).
 
+// rest_cherrypy:root_prefix ('' at /): the API's paths below are under it, as the page itself is
+const ROOT = document.querySelector('meta[name="jsalt-root-prefix"]').content;
 const TOKEN = 'jsalt-token';
 const USER = 'jsalt-user';
 
@@ -76,7 +78,7 @@ export async function call(path, body, signal) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  const response = await fetch(ROOT + path, init);
   if (!response.ok) {
     throw await failure(path, response);
   }
@@ -112,7 +114,7 @@ export async function wheel(fun, kwarg) {
  * seen. onEvent gets {tag, data} per event. Resolves when the stream ends.
  */
 export async function events(onEvent, onOpen, signal) {
-  const response = await fetch('/events', { headers: headers({ Accept: 'text/event-stream' }), credentials: 'omit', cache: 'no-store', signal });
+  const response = await fetch(ROOT + '/events', { headers: headers({ Accept: 'text/event-stream' }), credentials: 'omit', cache: 'no-store', signal });
   if (!response.ok) {
     throw await failure('/events', response);
   }
@@ -152,7 +154,7 @@ export function logout() {
   const token = session.token();
   session.clear();
   if (token) {
-    fetch('/logout', { method: 'POST', headers: { 'X-Auth-Token': token, Accept: 'application/json' }, credentials: 'omit' })
+    fetch(ROOT + '/logout', { method: 'POST', headers: { 'X-Auth-Token': token, Accept: 'application/json' }, credentials: 'omit' })
       .catch(() => {});
   }
 }

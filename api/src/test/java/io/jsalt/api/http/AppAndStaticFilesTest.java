@@ -174,6 +174,45 @@ class AppAndStaticFilesTest {
     }
 
     @Test
+    void headAnswersAFilesStatusAndHeadersAsGetDoesWithoutTheBody() throws Exception {
+        for (String path : List.of("/assets/site.css", "/assets/logo.png", "/assets/icon.svg", "/console", "/console/app.js")) {
+            HttpResponse<byte[]> get = http.send(HttpRequest.newBuilder(URI.create(base(moved) + path)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> head = head(moved, path, null);
+            assertThat(head.statusCode()).as(path).isEqualTo(get.statusCode()).isEqualTo(200);
+            assertThat(head.body()).as(path).isEmpty();
+            assertThat(head.headers().firstValue("Content-Length")).as(path).hasValue(String.valueOf(get.body().length));
+            for (String name : List.of("Content-Type", "X-Content-Type-Options", "Content-Security-Policy")) {
+                assertThat(head.headers().allValues(name)).as(path + " " + name).isEqualTo(get.headers().allValues(name));
+            }
+        }
+        for (String path : List.of("/assets/none.css", "/assets/dump.sql", "/console/other.js")) {
+            assertThat(head(moved, path, null).statusCode()).as(path).isEqualTo(404);
+        }
+        assertThat(head(moved, "/assets/escape.txt", null).statusCode()).isEqualTo(403);
+        // the operator's app, at its path and for a browser's page request elsewhere
+        String size = String.valueOf(Files.size(appPage));
+        assertThat(head(ownApp, "/ui/minions", null).headers().firstValue("Content-Length")).hasValue(size);
+        HttpResponse<byte[]> page = head(ownApp, "/minions", "text/html,*/*;q=0.8");
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+        assertThat(page.headers().firstValue("Content-Length")).hasValue(size);
+        // and the API's own GET answers, as CherryPy answers HEAD for salt-api
+        HttpResponse<byte[]> welcome = head(moved, "/", "application/json");
+        assertThat(welcome.statusCode()).isEqualTo(200);
+        assertThat(welcome.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(welcome.body()).isEmpty();
+        assertThat(head(moved, "/minions", "application/json").statusCode()).isEqualTo(401);
+    }
+
+    private HttpResponse<byte[]> head(ApiServer api, String path, String accept) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base(api) + path)).method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(30));
+        if (accept != null) {
+            b.header("Accept", accept);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
     void theAppFileIsReadAtEachRequest() throws Exception {
         Path other = Files.writeString(appPage.resolveSibling("other-app.html"), "<p>first</p>");
         try (ApiServer api = cluster.anotherApi(Map.of(), List.of("local"), c -> c.withWebFiles(new WebFiles("/app", other, "/static", null)))) {

@@ -308,6 +308,12 @@ class RestApiTest {
         assertThat(get("/nothing/here", token).status).isEqualTo(404);
         String huge = "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.echo\",\"arg\":[\"" + "x".repeat(2 * 1_048_576) + "\"]}]";
         assertThat(post("/", token, huge).status).as("a body over 1 MiB").isEqualTo(413);
+        HttpResponse<String> noLength = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+                HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/")).header("Content-Type", "application/json")
+                        .header("X-Auth-Token", token).timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofInputStream(
+                                () -> new java.io.ByteArrayInputStream(huge.getBytes(java.nio.charset.StandardCharsets.UTF_8)))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(noLength.statusCode()).as("a body of no declared length found over 1 MiB while read").isEqualTo(413);
         assertThat(post("/", token, "[{\"client\":\"local\",\"tgt\":\"*\",\"fun\":\"test.ping\"}]").status).isEqualTo(200);
     }
 

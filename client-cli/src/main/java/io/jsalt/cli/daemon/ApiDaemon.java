@@ -86,14 +86,15 @@ public final class ApiDaemon implements Callable<ExitCode>, DaemonRole<ApiConfig
             @Override
             public List<String> reload(ApiConfig next) {
                 // external_auth and token_expire are the master's to apply (it re-reads its file); the HTTP side
-                // (port, TLS, CORS, webhooks, app and static files, authorized_ips) changes only with a restart of jsalt-api: name it
+                // (port, root_prefix, TLS, HTTP/2, CORS, webhooks, app and static files, authorized_ips) changes only with a restart of jsalt-api: name it
                 List<String> changed = new java.util.ArrayList<>();
                 if (!next.host().equals(config.host()) || next.port() != config.port() || next.debug() != config.debug()
                         || next.disableSsl() != config.disableSsl() || !java.util.Objects.equals(next.sslCrt(), config.sslCrt())
                         || !java.util.Objects.equals(next.sslKey(), config.sslKey()) || !next.corsOrigins().equals(config.corsOrigins())
                         || !next.webhookUrl().equals(config.webhookUrl()) || next.webhookDisableAuth() != config.webhookDisableAuth()
                         || !next.web().equals(config.web()) || next.expireResponses() != config.expireResponses()
-                        || !next.authorizedIps().equals(config.authorizedIps())) {
+                        || !next.authorizedIps().equals(config.authorizedIps()) || next.http2() != config.http2()
+                        || !next.rootPrefix().equals(config.rootPrefix())) {
                     changed.add("rest_cherrypy");
                 }
                 return changed;
