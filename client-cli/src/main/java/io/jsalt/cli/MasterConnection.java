@@ -25,7 +25,7 @@ import java.util.Map;
  */
 public final class MasterConnection implements AutoCloseable {
     private final MasterConfig config;
-    private final Transport transport = Transport.create();
+    private final Transport transport = Transport.createForOneProcess();
     private final RequestClient client;
     private final String clientKey;
     private final Map<String, Object> eauth;

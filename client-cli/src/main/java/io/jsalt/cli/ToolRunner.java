@@ -25,24 +25,10 @@ public final class ToolRunner {
      */
     public static int run(Callable<?> command, PrintStream err, String... args) {
         CommandLine cli = commandLine(command);
-        cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            if (ex instanceof CliException ce) {
-                err.println("ERROR: " + ce.getMessage());
-                return ce.exitCode().code();
-            }
-            err.println("ERROR: " + ex);
-            return ExitCode.SOFTWARE.code();
-        });
-        cli.setParameterExceptionHandler((ex, a) -> {
-            if (ex instanceof UnmatchedArgumentException unmatched && unmatched.isUnknownOption()) {
-                noSuchOption(unmatched, err);
-            } else {
-                err.println(ex.getMessage());
-                ex.getCommandLine().usage(err);
-            }
-            return ExitCode.USAGE.code();
-        });
-        cli.setExitCodeExceptionMapper(t -> ExitCode.SOFTWARE.code());
+        Handlers handlers = new Handlers(err);
+        cli.setExecutionExceptionHandler(handlers);
+        cli.setParameterExceptionHandler(handlers);
+        cli.setExitCodeExceptionMapper(handlers);
         cli.setErr(new java.io.PrintWriter(err, true));
         int code = cli.execute(args);
         Object result = cli.getExecutionResult();
@@ -50,6 +36,46 @@ public final class ToolRunner {
             return passedThrough;
         }
         return result instanceof ExitCode e ? e.code() : code;
+    }
+
+    /**
+     * What a failed run prints and exits with. A class, not lambdas: picocli's handler interfaces are Java 5
+     * classes, which a CDS archive leaves out once a lambda made at dump time has linked them; each run then
+     * searched the class path's jars for them (docs/BENCHMARKS.md, session 12).
+     */
+    private static final class Handlers implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler,
+            CommandLine.IExitCodeExceptionMapper {
+        private final PrintStream err;
+
+        Handlers(PrintStream err) {
+            this.err = err;
+        }
+
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parsed) {
+            if (ex instanceof CliException ce) {
+                err.println("ERROR: " + ce.getMessage());
+                return ce.exitCode().code();
+            }
+            err.println("ERROR: " + ex);
+            return ExitCode.SOFTWARE.code();
+        }
+
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            if (ex instanceof UnmatchedArgumentException unmatched && unmatched.isUnknownOption()) {
+                noSuchOption(unmatched, err);
+            } else {
+                err.println(ex.getMessage());
+                ex.getCommandLine().usage(err);
+            }
+            return ExitCode.USAGE.code();
+        }
+
+        @Override
+        public int getExitCode(Throwable exception) {
+            return ExitCode.SOFTWARE.code();
+        }
     }
 
     /** The command line every tool is read with (the rule above); tests parse with it too. */

@@ -19,6 +19,7 @@ import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.RSAKeyGenParameterSpec;
 import java.security.spec.RSAPublicKeySpec;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.bouncycastle.asn1.ASN1Encoding;
@@ -68,6 +69,10 @@ public final class RsaKeys {
         if (!(key instanceof RSAPrivateKey) || !"PKCS#8".equals(key.getFormat()) || key.getEncoded() == null) {
             throw new CryptoException("not an exportable RSA private key");
         }
+        Optional<byte[]> plain = PlainRsaPem.pkcs1Of(key.getEncoded());
+        if (plain.isPresent()) {
+            return PemArmor.armor(PRIVATE_PEM_TYPE, plain.get());
+        }
         try {
             byte[] pkcs1 = PrivateKeyInfo.getInstance(key.getEncoded())
                     .parsePrivateKey().toASN1Primitive().getEncoded(ASN1Encoding.DER);
@@ -87,6 +92,10 @@ public final class RsaKeys {
 
     /** Reads {@code BEGIN PUBLIC KEY} (SPKI) or {@code BEGIN RSA PUBLIC KEY} (PKCS#1). */
     public static PublicKey parsePublicKey(String pem) {
+        Optional<PublicKey> plain = PlainRsaPem.publicKey(pem);
+        if (plain.isPresent()) {
+            return plain.get();
+        }
         Object parsed = readPem(pem);
         if (!(parsed instanceof SubjectPublicKeyInfo)) {
             throw new CryptoException("not a PEM public key: " + describe(parsed));
@@ -104,6 +113,10 @@ public final class RsaKeys {
 
     /** Reads {@code BEGIN RSA PRIVATE KEY} (PKCS#1) or an unencrypted {@code BEGIN PRIVATE KEY} (PKCS#8). */
     public static PrivateKey parsePrivateKey(String pem) {
+        Optional<PrivateKey> plain = PlainRsaPem.privateKey(pem);
+        if (plain.isPresent()) {
+            return plain.get();
+        }
         Object parsed = readPem(pem);
         try {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();

@@ -26,7 +26,7 @@ final class CallerSession implements AutoCloseable {
     private volatile Session session;
 
     private CallerSession(MinionConfig config, KeyPair key) {
-        this.transport = Transport.create();
+        this.transport = Transport.createForOneProcess();
         this.client = transport.connectRequestClient(config.master(), config.masterPort());
         Duration timeout = Duration.ofSeconds(config.authTimeout());
         this.signIn = new SignIn(config.id(), key, new MasterKeyPin(config.pkiDir(), config.masterFinger()), client, timeout);

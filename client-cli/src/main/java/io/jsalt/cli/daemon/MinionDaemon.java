@@ -60,7 +60,7 @@ public final class MinionDaemon implements Callable<ExitCode>, DaemonRole<Minion
 
     @Override
     public Running<MinionConfig> start(MinionConfig config) {
-        Transport transport = Transport.create();
+        Transport transport = Transport.createForOneProcess();
         Minion minion = new Minion(config, transport);
         try {
             minion.start();

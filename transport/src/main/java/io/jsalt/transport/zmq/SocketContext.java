@@ -40,7 +40,7 @@ final class SocketContext extends ZContext {
      * hosting minions at about 340 (three sockets each); the process's file descriptors (4 per socket)
      * are the real limit, so the context's is set above it.
      */
-    private static final int MAX_SOCKETS = 32_768;
+    static final int MAX_SOCKETS = 32_768;
 
     private final String name;
     private final Duration closeWait;
@@ -58,11 +58,16 @@ final class SocketContext extends ZContext {
     }
 
     SocketContext(String name, int ioThreads, Duration closeWait) {
+        this(name, ioThreads, closeWait, MAX_SOCKETS);
+    }
+
+    /** {@code maxSockets}: the context's slots, allocated (one boxed index each) when its first socket is made. */
+    SocketContext(String name, int ioThreads, Duration closeWait, int maxSockets) {
         super(ioThreads);
         this.name = name;
         this.closeWait = closeWait;
         ZMQ.Context c = getContext();
-        c.setMaxSockets(MAX_SOCKETS);
+        c.setMaxSockets(maxSockets);
         // set before the first socket starts the context's threads, which take the handlers then
         c.setUncaughtExceptionHandler((thread, e) -> {
             threadFailures.add(thread.getName() + ": " + e);

@@ -27,6 +27,9 @@ public final class ZmqTransport implements Transport {
      */
     private static final int PUBLISHER_IO_THREADS = 2;
 
+    /** JeroMQ's own default (libzmq's ZMQ_MAX_SOCKETS): a minion or a tool opens a handful. */
+    public static final int ONE_PROCESS_MAX_SOCKETS = 1024;
+
     private final SocketContext context;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final PollerNudge nudge;
@@ -42,10 +45,19 @@ public final class ZmqTransport implements Transport {
         this(SocketContext.CLOSE_WAIT);
     }
 
+    /** With room for {@code maxSockets} sockets in its context (see {@link io.jsalt.transport.Transport#createForOneProcess()}). */
+    public ZmqTransport(int maxSockets) {
+        this(SocketContext.CLOSE_WAIT, maxSockets);
+    }
+
     /** With {@code closeWait} as the bound of each context's close (tests use a short one). */
     ZmqTransport(Duration closeWait) {
+        this(closeWait, SocketContext.MAX_SOCKETS);
+    }
+
+    private ZmqTransport(Duration closeWait, int maxSockets) {
         this.closeWait = closeWait;
-        this.context = new SocketContext("transport", 1, closeWait);
+        this.context = new SocketContext("transport", 1, closeWait, maxSockets);
         this.nudge = new PollerNudge(context);
         this.subscriptionLoops = new SubscriptionLoops(context, nudge);
     }
