@@ -2,6 +2,7 @@ package io.jsalt.api;
 
 import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
+import io.jsalt.api.events.EventLimits;
 import io.jsalt.api.http.AuthorizedIps;
 import io.jsalt.api.http.TlsKeys;
 import io.jsalt.api.http.WebFiles;
@@ -32,11 +33,12 @@ import java.util.Map;
  * @param expireResponses {@code rest_cherrypy:expire_responses} (default true): read and checked, and without effect,
  *                    as in salt-api 3006 (it was CherryPy's timeout_monitor, which CherryPy 12 removed)
  * @param authorizedIps {@code rest_cherrypy:authorized_ips}: the only client addresses served (none: every client)
+ * @param events      {@code rest_cherrypy:max_event_streams} and {@code event_stream_buffer} (jsalt's own keys)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
         boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
         List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth, WebFiles web, boolean expireResponses,
-        AuthorizedIps authorizedIps) {
+        AuthorizedIps authorizedIps, EventLimits events) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
 
@@ -85,7 +87,9 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         String webhookUrl = section.string("webhook_url", "/hook");
         return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
                 webhookUrl, section.bool("webhook_disable_auth", false), webFiles(section, webhookUrl),
-                section.bool("expire_responses", true), authorizedIps(section));
+                section.bool("expire_responses", true), authorizedIps(section), new EventLimits(
+                        section.integer("max_event_streams", EventLimits.DEFAULT_MAX_STREAMS, 1, 100_000),
+                        section.integer("event_stream_buffer", EventLimits.DEFAULT_STREAM_BUFFER, 1, 100_000)));
     }
 
     /** salt-api's authorized_ips: one address or a list of them; anything else is refused with the key's name. */
@@ -129,36 +133,42 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
                 master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false,
-                WebFiles.DEFAULTS, true, AuthorizedIps.ANY);
+                WebFiles.DEFAULTS, true, AuthorizedIps.ANY, EventLimits.DEFAULTS);
     }
 
     /** This config served over TLS from these PEM files, for tests. */
     public ApiConfig withTls(Path crt, Path key) {
         return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, events);
     }
 
     /** This config with {@code cors_origin} set, for tests. */
     public ApiConfig withCorsOrigins(List<String> origins) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps);
+                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, events);
     }
 
     /** This config with {@code webhook_disable_auth} set, for tests. */
     public ApiConfig withWebhookDisableAuth(boolean disable) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps);
+                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps, events);
     }
 
     /** This config serving these files (app_path, app, static_path, static), for tests. */
     public ApiConfig withWebFiles(WebFiles files) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps, events);
+    }
+
+    /** This config with these event stream bounds ({@code max_event_streams}, {@code event_stream_buffer}), for tests. */
+    public ApiConfig withEventLimits(EventLimits limits) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, limits);
     }
 
     /** This config serving only clients at these addresses ({@code authorized_ips}), for tests. */
     public ApiConfig withAuthorizedIps(AuthorizedIps ips) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips, events);
     }
 }

@@ -85,13 +85,7 @@ final class ApiHandler extends Handler.Abstract {
                 }
             }
             if (method.equals("GET") && Request.getPathInContext(request).replaceAll("/+$", "").equals("/events")) {
-                try {
-                    events.serve(request, response);
-                    callback.succeeded();
-                } catch (java.io.IOException e) {
-                    log.debug("event stream closed: {}", e.getMessage()); // the client went away
-                    callback.failed(e);
-                }
+                events.serve(request, response, callback); // the stream completes the callback when it ends
                 return true;
             }
             Object parsed = null;

@@ -5,6 +5,7 @@ import io.jsalt.api.lowstate.MasterClient;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.LowstateRunner;
 import io.jsalt.api.ApiConfig;
+import io.jsalt.api.events.EventHub;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.SslConnectionFactory;
@@ -25,13 +26,14 @@ import org.slf4j.LoggerFactory;
 public final class HttpFront implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
     private static final long MAX_BODY = 1_048_576;
-    /** The worker threads; each event stream ({@code /events}, {@code /ws}) holds one, see {@link StreamSlots}. */
+    /** The worker threads; an event stream ({@code /events}, {@code /ws}) holds none once it streams. */
     static final int WORKERS = 64;
     /** A websocket client's own messages are salt-api's "websocket client ready": nothing large. */
     private static final long MAX_WS_MESSAGE = 65_536;
 
     private final Server server;
     private final ServerConnector connector;
+    private final EventHub hub;
 
     /** Serves {@code config}'s host and port, over TLS when {@code disable_ssl} is false (ssl_crt, ssl_key). */
     public HttpFront(ApiConfig config, Logins logins, LowstateRunner runner, MasterClient master, java.time.Clock clock) {
@@ -57,15 +59,16 @@ public final class HttpFront implements AutoCloseable {
         connector.setPort(config.port());
         server.addConnector(connector);
         SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY, -1);
-        ApiStats stats = new ApiStats(clock);
-        StreamSlots slots = new StreamSlots(stats);
+        hub = new EventHub(master);
+        ApiStats stats = new ApiStats(clock, hub::subscriptions);
+        StreamSlots slots = new StreamSlots(config.events().maxStreams(), stats);
         Cors cors = new Cors(config.corsOrigins());
         ApiHandler api = new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
                 new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
-                new EventStream(master, slots), cors, stats, config.web(), config.debug());
+                new EventStream(master, slots, hub, config.events().streamBuffer()), cors, stats, config.web(), config.debug());
         // GET /ws and /ws/<token> with an Upgrade: websocket are the websocket's; every other request goes on to the API
-        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors);
+        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors, hub, config.events().streamBuffer());
         WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, container -> {
             container.setMaxTextMessageSize(MAX_WS_MESSAGE);
             container.setMaxBinaryMessageSize(MAX_WS_MESSAGE);
@@ -96,6 +99,7 @@ public final class HttpFront implements AutoCloseable {
 
     @Override
     public void close() {
+        hub.close(); // the streams end saying why, before their connections go
         try {
             server.stop();
         } catch (Exception e) {
