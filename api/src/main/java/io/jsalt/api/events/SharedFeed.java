@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * {@link #start}) owns the master's event socket, keeps the events the master lets the token read
  * ({@link EventGrant}, the master's filter, the only one) and hands each to every {@link StreamOutlet} of the
  * token, in order. The token and its rights are asked again every {@link #KEEP_ALIVE}; when the token dies, all
- * its streams end. A quiet bus gives every stream a keep-alive at the same pace. The {@link EventHub} closes the
+ * its streams end. A stream sent nothing for that long gets a keep-alive. The {@link EventHub} closes the
  * feed when its last stream leaves.
  */
 final class SharedFeed {
@@ -107,6 +107,10 @@ final class SharedFeed {
         }
     }
 
+    /**
+     * Every {@link #KEEP_ALIVE}: the token asked about again, and a keep-alive for each stream that was sent nothing
+     * since the last round (also on a busy bus the user may read none of, so a client that left is found).
+     */
     private void read() throws IOException {
         long checkedAt = System.nanoTime();
         while (!closed) {
@@ -117,13 +121,12 @@ final class SharedFeed {
                     return;
                 }
                 checkedAt = System.nanoTime();
+                outlets.forEach(StreamOutlet::quiet);
             }
             if (closed) {
                 return;
             }
-            if (next.isEmpty()) {
-                outlets.forEach(StreamOutlet::quiet);
-            } else if (grant.mayRead(next.get().tag())) {
+            if (next.isPresent() && grant.mayRead(next.get().tag())) {
                 FeedEvent event = new FeedEvent(next.get());
                 for (StreamOutlet outlet : outlets) {
                     outlet.offer(event);

@@ -40,6 +40,7 @@ public abstract class StreamOutlet {
     private boolean started; // guarded by this
     private boolean openingSent; // guarded by this
     private boolean keepAliveDue; // guarded by this
+    private boolean offeredSinceQuiet; // guarded by this
     private End end; // guarded by this
     private boolean endSent; // guarded by this
     private volatile Runnable leave = () -> {};
@@ -61,6 +62,11 @@ public abstract class StreamOutlet {
 
     /** The stream is over ({@code failure} null after its end was written): give back what it holds. Called once. */
     protected abstract void finished(Throwable failure);
+
+    /** The client fell {@code capacity} events behind and is cut off (its end still goes out after the write under way). */
+    protected void cutOff() {
+        // nothing by default
+    }
 
     /** Called by the feed when it takes this outlet in: how to leave it. */
     final void joined(Runnable leaveFeed) {
@@ -88,18 +94,25 @@ public abstract class StreamOutlet {
                 cutOff = true;
             } else {
                 waiting.add(event);
+                offeredSinceQuiet = true;
             }
         }
         if (cutOff) {
+            cutOff();
             leaveFeed();
         }
         pump.iterate();
     }
 
-    /** From the feed's reader when the bus was quiet: a keep-alive, unless the client has something to read anyway. */
+    /**
+     * From the feed's reader once per keep-alive period: a keep-alive, unless the client was handed an event since the
+     * last call (or has one waiting).
+     */
     final void quiet() {
         synchronized (this) {
-            if (end != null || !waiting.isEmpty()) {
+            boolean busy = offeredSinceQuiet;
+            offeredSinceQuiet = false;
+            if (end != null || busy || !waiting.isEmpty()) {
                 return;
             }
             keepAliveDue = true;

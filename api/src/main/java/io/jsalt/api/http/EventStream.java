@@ -142,6 +142,11 @@ final class EventStream {
         }
 
         @Override
+        protected void cutOff() {
+            slots.slowStreamCut();
+        }
+
+        @Override
         protected void finished(Throwable failure) {
             slots.release();
             if (failure == null) {

@@ -32,6 +32,11 @@ final class StreamSlots {
         return true;
     }
 
+    /** A stream whose client fell too far behind was cut off: counted for {@code /stats}. */
+    void slowStreamCut() {
+        stats.slowStreamCut();
+    }
+
     void release() {
         stats.streamClosed();
         slots.release();

@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebSocketEvents implements WebSocketCreator {
     static final String READY = "websocket client ready";
+    /** salt-api's answer to each message; to the ready message it comes once the stream is joined. */
+    static final String RECEIVED = "server received message";
     private static final Logger log = LoggerFactory.getLogger(WebSocketEvents.class);
     /** A socket must ask for its stream this soon after opening, or give its stream slot back. */
     static final long READY_WITHIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
@@ -163,10 +165,10 @@ public final class WebSocketEvents implements WebSocketCreator {
                     log.warn("no worker for a websocket stream: {}", e.getMessage());
                     release();
                     session.close(StatusCode.TRY_AGAIN_LATER, "no worker free", Callback.NOOP);
-                    return;
                 }
+                return; // answered once the stream is joined: every event after the answer reaches the client
             }
-            session.sendText("server received message", Callback.NOOP);
+            session.sendText(RECEIVED, Callback.NOOP);
         }
 
         @Override
@@ -201,6 +203,7 @@ public final class WebSocketEvents implements WebSocketCreator {
                 return;
             }
             outlet = o;
+            session.sendText(RECEIVED, Callback.NOOP);
             o.start();
             if (!session.isOpen()) {
                 o.end(StreamOutlet.End.CLIENT_GONE); // closed while joining: its close found no outlet to end
@@ -255,6 +258,11 @@ public final class WebSocketEvents implements WebSocketCreator {
                     case STOPPING -> session.close(StatusCode.SHUTDOWN, why.words(), of(done));
                     case MASTER_GONE -> session.close(StatusCode.SERVER_ERROR, why.words(), of(done));
                 }
+            }
+
+            @Override
+            protected void cutOff() {
+                slots.slowStreamCut();
             }
 
             @Override
