@@ -6,6 +6,8 @@ import io.jsalt.api.events.EventGrant;
 import io.jsalt.api.events.EventHub;
 import io.jsalt.api.events.FeedEvent;
 import io.jsalt.api.events.StreamOutlet;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpHeader;
@@ -99,6 +101,10 @@ final class EventStream {
         return grant;
     }
 
+    /** An event as one server-sent event: its {@code tag:} line and its {@code data:} line. */
+    private static final Function<FeedEvent, byte[]> SSE = event -> ("tag: " + oneLine(event.tag()) + "\ndata: "
+            + event.json(JsonBodies::write) + "\n\n").getBytes(StandardCharsets.UTF_8);
+
     /** A tag is one SSE field: a line break in it would start a field of its own. */
     private static String oneLine(String s) {
         return s.replace("\r", "\\r").replace("\n", "\\n");
@@ -122,8 +128,7 @@ final class EventStream {
 
         @Override
         protected void writeEvent(FeedEvent event, Callback done) {
-            Content.Sink.write(response, false, "tag: " + oneLine(event.tag()) + "\ndata: " + event.json(JsonBodies::write)
-                    + "\n\n", done);
+            response.write(false, event.bytes(SSE), done); // encoded once for every stream of the subscription
         }
 
         @Override
