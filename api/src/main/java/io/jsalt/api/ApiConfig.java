@@ -2,6 +2,7 @@ package io.jsalt.api;
 
 import io.jsalt.config.ConfigFile;
 import io.jsalt.config.MasterConfig;
+import io.jsalt.api.events.EventLimits;
 import io.jsalt.api.http.AuthorizedIps;
 import io.jsalt.api.http.TlsKeys;
 import io.jsalt.api.http.WebFiles;
@@ -36,11 +37,13 @@ import java.util.Map;
  *                    over TLS, h2c in clear; false serves HTTP/1.1 only, as salt-api
  * @param rootPrefix  {@code rest_cherrypy:root_prefix}: the URL path the whole API is served under, without a
  *                    trailing slash ({@code ""} for salt-api's default {@code /})
+ * @param events      {@code rest_cherrypy:max_event_streams} and {@code event_stream_buffer} (jsalt's own keys)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
         boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
         List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth, WebFiles web, boolean expireResponses,
-        AuthorizedIps authorizedIps, boolean http2, String rootPrefix) {
+        AuthorizedIps authorizedIps, boolean http2, String rootPrefix,
+        EventLimits events) {
 
     public static final int DEFAULT_TOKEN_EXPIRE = 43_200;
     private static final java.util.regex.Pattern ROOT_PREFIX = java.util.regex.Pattern.compile("(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+");
@@ -91,7 +94,9 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
                 webhookUrl, section.bool("webhook_disable_auth", false), webFiles(section, webhookUrl),
                 section.bool("expire_responses", true), authorizedIps(section),
-                section.bool("http2", true), rootPrefix(section));
+                section.bool("http2", true), rootPrefix(section), new EventLimits(
+                        section.integer("max_event_streams", EventLimits.DEFAULT_MAX_STREAMS, 1, 100_000),
+                        section.integer("event_stream_buffer", EventLimits.DEFAULT_STREAM_BUFFER, 1, 100_000)));
     }
 
     /** salt-api's root_prefix: {@code /} (the default) or a URL path such as {@code /salt}; kept without its trailing slash. */
@@ -145,48 +150,54 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
                 master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false,
-                WebFiles.DEFAULTS, true, AuthorizedIps.ANY, true, "");
+                WebFiles.DEFAULTS, true, AuthorizedIps.ANY, true, "", EventLimits.DEFAULTS);
     }
 
     /** This config served over TLS from these PEM files, for tests. */
     public ApiConfig withTls(Path crt, Path key) {
         return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, events);
     }
 
     /** This config with {@code cors_origin} set, for tests. */
     public ApiConfig withCorsOrigins(List<String> origins) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix);
+                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, events);
     }
 
     /** This config with {@code webhook_disable_auth} set, for tests. */
     public ApiConfig withWebhookDisableAuth(boolean disable) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps, http2, rootPrefix);
+                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps, http2, rootPrefix, events);
     }
 
     /** This config serving these files (app_path, app, static_path, static), for tests. */
     public ApiConfig withWebFiles(WebFiles files) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps, http2, rootPrefix);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps, http2, rootPrefix, events);
+    }
+
+    /** This config with these event stream bounds ({@code max_event_streams}, {@code event_stream_buffer}), for tests. */
+    public ApiConfig withEventLimits(EventLimits limits) {
+        return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, limits);
     }
 
     /** This config serving only clients at these addresses ({@code authorized_ips}), for tests. */
     public ApiConfig withAuthorizedIps(AuthorizedIps ips) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips, http2, rootPrefix);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips, http2, rootPrefix, events);
     }
 
     /** This config with {@code http2} set, for tests. */
     public ApiConfig withHttp2(boolean on) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, on, rootPrefix);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, on, rootPrefix, events);
     }
 
     /** This config served under {@code root_prefix} (without its trailing slash), for tests. */
     public ApiConfig withRootPrefix(String prefix) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, prefix);
+                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, prefix, events);
     }
 }

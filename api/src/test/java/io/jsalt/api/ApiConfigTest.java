@@ -53,6 +53,18 @@ class ApiConfigTest {
     }
 
     @Test
+    void eventStreamBoundsHaveDefaultsAndRefuseWhatIsNotAPositiveCount() throws Exception {
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").events())
+                .isEqualTo(new io.jsalt.api.events.EventLimits(1000, 256));
+        assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  max_event_streams: 5000",
+                "  event_stream_buffer: 32").events()).isEqualTo(new io.jsalt.api.events.EventLimits(5000, 32));
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  max_event_streams: 0"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("max_event_streams");
+        assertThatThrownBy(() -> load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  event_stream_buffer: many"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("event_stream_buffer");
+    }
+
+    @Test
     void corsOriginIsOffByDefaultAndTakesOneOriginOrAList() throws Exception {
         assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True").corsOrigins()).isEmpty();
         assertThat(load("rest_cherrypy:", "  port: 8000", "  disable_ssl: True", "  cors_origin: '*'").corsOrigins()).containsExactly("*");

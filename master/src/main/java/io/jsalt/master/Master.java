@@ -101,6 +101,7 @@ public final class Master implements AutoCloseable {
     private final MasterTimings timings;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final EventBus events = new EventBus();
+    private volatile LocalEvents localEvents;
     private final SessionKey sessionKey = new SessionKey();
     private final SignIns signIns = new SignIns();
     private final Jids jids = new Jids();
@@ -188,7 +189,8 @@ public final class Master implements AutoCloseable {
 
     private TransportWatch startComponents(KeyPair masterKey, ClientKey clientKey) {
         String host = config.interfaceAddress(); // interface and ports change only with a restart of the master
-        supervisor.add(new LocalEvents(events, config.sockDir()));
+        localEvents = new LocalEvents(events, config.sockDir());
+        supervisor.add(localEvents);
         TransportService transport = new TransportService(transports);
         supervisor.add(transport);
         publishPort = new PublishPort(transport, () -> host, config.publishPort(), timings.rebindFor());
@@ -430,6 +432,12 @@ public final class Master implements AutoCloseable {
 
     public EventBus events() {
         return events;
+    }
+
+    /** How many local readers (the CLI, jsalt-event, jsalt-api's subscriptions) hold the event socket now. */
+    public int localEventReaders() {
+        LocalEvents l = localEvents;
+        return l == null ? 0 : l.readerCount();
     }
 
     public MinionKeys keys() {

@@ -91,13 +91,7 @@ final class ApiHandler extends Handler.Abstract {
                 throw new ApiException(405, "HEAD is not served for the event stream: GET it");
             }
             if (method.equals("GET") && eventsPath) {
-                try {
-                    events.serve(request, response);
-                    callback.succeeded();
-                } catch (java.io.IOException e) {
-                    log.debug("event stream closed: {}", e.getMessage()); // the client went away
-                    callback.failed(e);
-                }
+                events.serve(request, response, callback); // the stream completes the callback when it ends
                 return true;
             }
             Object parsed = null;

@@ -5,6 +5,7 @@ import io.jsalt.api.lowstate.MasterClient;
 import io.jsalt.api.auth.Logins;
 import io.jsalt.api.lowstate.LowstateRunner;
 import io.jsalt.api.ApiConfig;
+import io.jsalt.api.events.EventHub;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
@@ -19,14 +20,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpFront implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
-    /** The worker threads; each event stream ({@code /events}, {@code /ws}) holds one, see {@link StreamSlots}. */
+    /** The worker threads; an event stream ({@code /events}, {@code /ws}) holds none once it streams. */
     static final int WORKERS = 64;
     /** A websocket client's own messages are salt-api's "websocket client ready": nothing large. */
     private static final long MAX_WS_MESSAGE = 65_536;
 
     private final Server server;
     private final ServerConnector connector;
-    private final OpenFeeds feeds;
+    private final EventHub hub;
 
     /** Serves {@code config}'s host and port, over TLS when {@code disable_ssl} is false (ssl_crt, ssl_key). */
     public HttpFront(ApiConfig config, Logins logins, LowstateRunner runner, MasterClient master, java.time.Clock clock) {
@@ -35,18 +36,18 @@ public final class HttpFront implements AutoCloseable {
         server = new Server(pool);
         connector = Connectors.of(server, config);
         server.addConnector(connector);
-        ApiStats stats = new ApiStats(clock);
-        StreamSlots slots = new StreamSlots(stats);
-        feeds = new OpenFeeds();
+        hub = new EventHub(master);
+        ApiStats stats = new ApiStats(clock, hub::subscriptions);
+        StreamSlots slots = new StreamSlots(config.events().maxStreams(), stats);
         Cors cors = new Cors(config.corsOrigins());
         ApiHandler api = new ApiHandler(new Routes(logins, runner,
                 new LoginThrottle(clock, Routes.MAX_LOGIN_FAILURES, 60),
                 new Webhooks(logins, master, config.webhookDisableAuth()), config.webhookUrl(), stats),
-                new EventStream(master, slots, feeds), cors, stats, config.web(), config.rootPrefix(), config.debug());
+                new EventStream(master, slots, hub, config.events().streamBuffer()), cors, stats, config.web(), config.rootPrefix(), config.debug());
         // salt-api's root_prefix: the whole API under one path (CherryPy's mount point); outside it, a 404
         ContextHandler context = new ContextHandler(config.rootPrefix().isEmpty() ? "/" : config.rootPrefix());
         // GET /ws and /ws/<token> with an Upgrade: websocket are the websocket's; every other request goes on to the API
-        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors, feeds);
+        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors, hub, config.events().streamBuffer());
         WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, context, container -> {
             container.setMaxTextMessageSize(MAX_WS_MESSAGE);
             container.setMaxBinaryMessageSize(MAX_WS_MESSAGE);
@@ -77,12 +78,12 @@ public final class HttpFront implements AutoCloseable {
     }
 
     /**
-     * Ends the event streams first (each holds a worker waiting for events, which Jetty's graceful stop would
-     * wait for until its timeout), then stops the server: requests in progress get their answers.
+     * Ends the event streams first (their clients are told why, and Jetty's graceful stop would otherwise wait its
+     * timeout for them), then stops the server: requests in progress get their answers.
      */
     @Override
     public void close() {
-        feeds.closeAll();
+        hub.close(); // the streams end saying why, before their connections go
         try {
             server.stop();
         } catch (Exception e) {

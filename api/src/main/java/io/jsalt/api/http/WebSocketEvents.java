@@ -2,18 +2,18 @@ package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.lowstate.MasterClient;
-import io.jsalt.transport.event.EventFrame;
-import java.io.IOException;
+import io.jsalt.api.events.EventGrant;
+import io.jsalt.api.events.EventHub;
+import io.jsalt.api.events.FeedEvent;
+import io.jsalt.api.events.StreamOutlet;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ExecutionException;
+import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.server.ServerUpgradeRequest;
@@ -29,13 +29,15 @@ import org.slf4j.LoggerFactory;
  * upgrade. As salt-api's, the server answers every text message with {@code server received message} and starts
  * streaming once the client says {@code websocket client ready}; each event is then one text frame
  * {@code data: {"tag", "data"}\n\n}, or with {@code ?format_events} salt-api's formatted view
- * ({@link FormattedEvents}). What a user sees is what {@code GET /events} shows them ({@link EventFeed},
- * {@link EventGrant}), and the streams of both endpoints share one bound ({@link StreamSlots}).
+ * ({@link FormattedEvents}). What a user sees is what {@code GET /events} shows them ({@link EventGrant}), the
+ * streams of both endpoints share their token's subscription ({@link EventHub}) and one bound ({@link StreamSlots}).
+ * A stream ends with a close frame saying why: 1008 when the token died or the client fell too far behind.
  */
 public final class WebSocketEvents implements WebSocketCreator {
     static final String READY = "websocket client ready";
+    /** salt-api's answer to each message; to the ready message it comes once the stream is joined. */
+    static final String RECEIVED = "server received message";
     private static final Logger log = LoggerFactory.getLogger(WebSocketEvents.class);
-    private static final long SEND_TIMEOUT_SECONDS = 30;
     /** A socket must ask for its stream this soon after opening, or give its stream slot back. */
     static final long READY_WITHIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
@@ -43,14 +45,18 @@ public final class WebSocketEvents implements WebSocketCreator {
     private final StreamSlots slots;
     private final Executor workers;
     private final Cors cors;
-    private final OpenFeeds feeds;
+    private final EventHub hub;
+    private final int buffer;
 
     /**
-     * @param workers the HTTP server's worker pool: a stream holds one of its threads, as a {@code GET /events} does
+     * @param workers the HTTP server's worker pool, where a stream joins its subscription (it holds no thread after)
      * @param cors    the origins whose pages may use the session cookie ({@code cors_origin})
+     * @param hub     the shared subscriptions, one per token streaming
+     * @param buffer  the events one stream may have waiting for its client ({@code event_stream_buffer})
      */
-    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers, Cors cors, OpenFeeds feeds) {
-        this.feeds = feeds;
+    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers, Cors cors, EventHub hub, int buffer) {
+        this.hub = hub;
+        this.buffer = buffer;
         this.cors = cors;
         this.master = master;
         this.slots = slots;
@@ -59,7 +65,7 @@ public final class WebSocketEvents implements WebSocketCreator {
 
     /** A socket for a client with a live token; otherwise salt-api's error page and no upgrade. */
     @Override
-    public Object createWebSocket(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
+    public Object createWebSocket(ServerUpgradeRequest request, ServerUpgradeResponse response, org.eclipse.jetty.util.Callback callback) {
         EventGrant grant;
         try {
             grant = EventStream.grantFor(master, token(request));
@@ -100,7 +106,7 @@ public final class WebSocketEvents implements WebSocketCreator {
     }
 
     /** The refusal as salt-api's error page, before any upgrade; the creator then returns no socket. */
-    private static Object refuse(ServerUpgradeResponse response, Callback callback, ApiException e) {
+    private static Object refuse(ServerUpgradeResponse response, org.eclipse.jetty.util.Callback callback, ApiException e) {
         response.setStatus(e.status());
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
         Content.Sink.write(response, true, ErrorPage.html(e.status(), e.getMessage()), callback);
@@ -108,8 +114,8 @@ public final class WebSocketEvents implements WebSocketCreator {
     }
 
     /**
-     * One websocket: waits for the client's ready message, then feeds it on a worker thread until either side ends.
-     * Public, as Jetty binds a listener's methods through a public lookup.
+     * One websocket: waits for the client's ready message, then joins its token's shared subscription as one more
+     * outlet, until either side ends. Public, as Jetty binds a listener's methods through a public lookup.
      */
     public final class Stream implements Session.Listener.AutoDemanding {
         private final EventGrant grant;
@@ -118,6 +124,7 @@ public final class WebSocketEvents implements WebSocketCreator {
         private final AtomicBoolean released = new AtomicBoolean();
         private volatile Session session;
         private volatile long openedAtNanos;
+        private volatile Outlet outlet;
 
         Stream(EventGrant grant, boolean formatted) {
             this.grant = grant;
@@ -134,8 +141,7 @@ public final class WebSocketEvents implements WebSocketCreator {
             openedAtNanos = System.nanoTime();
             if (!slots.tryAcquire()) {
                 released.set(true); // nothing to give back
-                opened.close(StatusCode.TRY_AGAIN_LATER, "Too many event streams are open: try again later",
-                        org.eclipse.jetty.websocket.api.Callback.NOOP);
+                opened.close(StatusCode.TRY_AGAIN_LATER, "Too many event streams are open: try again later", Callback.NOOP);
             }
         }
 
@@ -149,91 +155,127 @@ public final class WebSocketEvents implements WebSocketCreator {
                 // only once it streams): it would keep the slot after its token died
                 release();
                 session.close(StatusCode.POLICY_VIOLATION, "send '" + READY + "' within "
-                        + READY_WITHIN_NANOS / 1_000_000_000L + " s of opening", org.eclipse.jetty.websocket.api.Callback.NOOP);
+                        + READY_WITHIN_NANOS / 1_000_000_000L + " s of opening", Callback.NOOP);
                 return;
             }
             if (message.equals(READY) && started.compareAndSet(false, true)) {
                 try {
-                    workers.execute(this::feed);
+                    workers.execute(this::subscribe); // joining may wait for the master to register a new reader
                 } catch (RuntimeException e) {
                     log.warn("no worker for a websocket stream: {}", e.getMessage());
                     release();
-                    session.close(StatusCode.TRY_AGAIN_LATER, "no worker free", org.eclipse.jetty.websocket.api.Callback.NOOP);
-                    return;
+                    session.close(StatusCode.TRY_AGAIN_LATER, "no worker free", Callback.NOOP);
                 }
+                return; // answered once the stream is joined: every event after the answer reaches the client
             }
-            session.sendText("server received message", org.eclipse.jetty.websocket.api.Callback.NOOP);
+            session.sendText(RECEIVED, Callback.NOOP);
         }
 
         @Override
         public void onWebSocketClose(int status, String reason) {
-            if (!started.get()) {
-                release(); // never fed: the feed's own finally will not run
-            }
+            ended();
         }
 
         @Override
         public void onWebSocketError(Throwable cause) {
             log.debug("websocket error: {}", cause.getMessage());
-            if (!started.get()) {
-                release();
+            ended();
+        }
+
+        /** The client closed, or the socket failed: the outlet leaves its feed, or the slot goes back. */
+        private void ended() {
+            Outlet o = outlet;
+            if (o != null) {
+                o.end(StreamOutlet.End.CLIENT_GONE);
+            } else if (!started.get()) {
+                release(); // never fed: no outlet will give the slot back
             }
         }
 
-        private void feed() {
-            try (OpenFeeds.Feed feed = feeds.open(master::events)) {
-                EventFeed.run(feed.events(), grant, new EventFeed.Sink() {
-                    @Override
-                    public void event(EventFrame event) throws IOException {
-                        if (formatter == null) {
-                            send("data: " + JsonBodies.write(EventFeed.full(event)) + "\n\n");
-                        } else {
-                            for (String text : formatter.process(event)) {
-                                send(text);
-                            }
-                        }
-                    }
-
-                    @Override
-                    public void quiet() throws IOException {
-                        block(c -> session.sendPing(ByteBuffer.allocate(0), c));
-                    }
-
-                    @Override
-                    public boolean open() {
-                        return session.isOpen();
-                    }
-                });
-                session.close(StatusCode.POLICY_VIOLATION, "token no longer valid", org.eclipse.jetty.websocket.api.Callback.NOOP);
-            } catch (IOException | RuntimeException e) {
-                log.debug("websocket stream ends: {}", e.getMessage()); // the client went away, or the master did
-                session.close(StatusCode.NORMAL, null, org.eclipse.jetty.websocket.api.Callback.NOOP);
-            } finally {
-                release();
-            }
-        }
-
-        private void send(String text) throws IOException {
-            block(c -> session.sendText(text, c));
-        }
-
-        /** One send, waited for: the feed never runs ahead of a slow client (its memory stays bounded). */
-        private void block(java.util.function.Consumer<org.eclipse.jetty.websocket.api.Callback> send) throws IOException {
-            org.eclipse.jetty.websocket.api.Callback.Completable done = new org.eclipse.jetty.websocket.api.Callback.Completable();
-            send.accept(done);
+        private void subscribe() {
+            Outlet o = new Outlet(buffer);
             try {
-                done.get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new IOException("websocket send failed: " + e.getMessage(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted", e);
+                hub.join(grant, o);
+            } catch (ApiException e) {
+                log.debug("websocket stream refused: {}", e.getMessage());
+                release();
+                session.close(StatusCode.TRY_AGAIN_LATER, e.getMessage(), Callback.NOOP);
+                return;
+            }
+            outlet = o;
+            session.sendText(RECEIVED, Callback.NOOP);
+            o.start();
+            if (!session.isOpen()) {
+                o.end(StreamOutlet.End.CLIENT_GONE); // closed while joining: its close found no outlet to end
             }
         }
 
         private void release() {
             if (released.compareAndSet(false, true)) {
                 slots.release();
+            }
+        }
+
+        /** The stream's outlet: text frames ({@code data: ...} or the formatted view), pings, a close saying why. */
+        private final class Outlet extends StreamOutlet {
+            Outlet(int buffer) {
+                super(buffer);
+            }
+
+            @Override
+            protected void writeOpening(org.eclipse.jetty.util.Callback done) {
+                done.succeeded(); // salt-api's websocket has no preamble: its answer to the ready message went out
+            }
+
+            @Override
+            protected void writeEvent(FeedEvent event, org.eclipse.jetty.util.Callback done) {
+                if (formatter == null) {
+                    session.sendText("data: " + event.json(JsonBodies::write) + "\n\n", of(done));
+                } else {
+                    sendAll(formatter.process(event.frame()), 0, done);
+                }
+            }
+
+            /** The texts one event gives in the formatted view, each sent once the previous one is. */
+            private void sendAll(List<String> texts, int from, org.eclipse.jetty.util.Callback done) {
+                if (from == texts.size()) {
+                    done.succeeded();
+                } else {
+                    session.sendText(texts.get(from), Callback.from(() -> sendAll(texts, from + 1, done), done::failed));
+                }
+            }
+
+            @Override
+            protected void writeKeepAlive(org.eclipse.jetty.util.Callback done) {
+                session.sendPing(ByteBuffer.allocate(0), of(done));
+            }
+
+            @Override
+            protected void writeEnd(End why, org.eclipse.jetty.util.Callback done) {
+                switch (why) {
+                    case CLIENT_GONE -> done.succeeded();
+                    case TOKEN_DEAD, TOO_SLOW -> session.close(StatusCode.POLICY_VIOLATION, why.words(), of(done));
+                    case STOPPING -> session.close(StatusCode.SHUTDOWN, why.words(), of(done));
+                    case MASTER_GONE -> session.close(StatusCode.SERVER_ERROR, why.words(), of(done));
+                }
+            }
+
+            @Override
+            protected void cutOff() {
+                slots.slowStreamCut();
+            }
+
+            @Override
+            protected void finished(Throwable failure) {
+                if (failure != null) {
+                    log.debug("websocket stream ends: {}", failure.getMessage());
+                    session.close(StatusCode.NORMAL, null, Callback.NOOP);
+                }
+                release();
+            }
+
+            private static Callback of(org.eclipse.jetty.util.Callback done) {
+                return Callback.from(done::succeeded, done::failed);
             }
         }
     }

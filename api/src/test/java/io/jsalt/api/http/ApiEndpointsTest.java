@@ -356,9 +356,9 @@ class ApiEndpointsTest {
         assertThat(r.statusCode()).isEqualTo(200);
         Map<?, ?> api = (Map<?, ?>) ((Map<?, ?>) new JSON().fromJSON(r.body())).get("jsalt-api");
         assertThat(api.keySet().stream().map(String::valueOf).toList()).containsExactlyInAnyOrder("Start Time", "Uptime", "Requests",
-                "Current Requests", "Event Streams", "Server Errors");
+                "Current Requests", "Event Streams", "Event Subscriptions", "Slow Streams Cut", "Server Errors");
         assertThat(((Number) api.get("Requests")).longValue()).isGreaterThanOrEqualTo(3);
-        // this one, once the event streams of earlier tests are seen closed (at their next keep-alive)
+        // this one (an open event stream is not a request in progress)
         await().atMost(WAIT).until(() -> {
             Map<?, ?> now = (Map<?, ?>) ((Map<?, ?>) new JSON().fromJSON(get("/stats", token).body())).get("jsalt-api");
             return ((Number) now.get("Current Requests")).longValue() == 1;

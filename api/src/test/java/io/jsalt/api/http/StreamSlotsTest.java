@@ -6,27 +6,28 @@ import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The one bound on {@code /events} and {@code /ws} streams together, and the count {@code /stats} reports. */
+/** The one bound on {@code /events} and {@code /ws} streams together, and the counts {@code /stats} reports. */
 class StreamSlotsTest {
+    private static final int MAX = 1000;
+
     @Test
     void atMostMaxStreamsAreOpenAndAReleasedSlotIsTakenAgain() {
-        ApiStats stats = new ApiStats(Clock.systemUTC());
-        StreamSlots slots = new StreamSlots(stats);
-        for (int i = 0; i < StreamSlots.MAX; i++) {
+        ApiStats stats = new ApiStats(Clock.systemUTC(), () -> 7);
+        StreamSlots slots = new StreamSlots(MAX, stats);
+        for (int i = 0; i < MAX; i++) {
             assertThat(slots.tryAcquire()).as("stream %d", i).isTrue();
         }
         assertThat(slots.tryAcquire()).isFalse();
-        assertThat(streams(stats)).isEqualTo((long) StreamSlots.MAX);
+        assertThat(counted(stats, "Event Streams")).isEqualTo((long) MAX);
+        assertThat(counted(stats, "Event Subscriptions")).isEqualTo(7);
 
         slots.release();
-        assertThat(streams(stats)).isEqualTo(StreamSlots.MAX - 1L);
+        assertThat(counted(stats, "Event Streams")).isEqualTo(MAX - 1L);
         assertThat(slots.tryAcquire()).isTrue();
         assertThat(slots.tryAcquire()).isFalse();
-        // ordinary requests keep worker threads of their own
-        assertThat(StreamSlots.MAX).isLessThan(HttpFront.WORKERS - 4);
     }
 
-    private static Object streams(ApiStats stats) {
-        return ((Map<?, ?>) stats.snapshot().get("jsalt-api")).get("Event Streams");
+    private static Object counted(ApiStats stats, String name) {
+        return ((Map<?, ?>) stats.snapshot().get("jsalt-api")).get(name);
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.jsalt.api.ApiServer;
+import io.jsalt.api.events.EventLimits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,15 +40,17 @@ class WebSocketEventsTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private ApiCluster cluster;
+    private Map<String, Object> eauth;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
     void startCluster(@TempDir Path root) throws Exception {
         Path users = Files.writeString(root.resolve("users"), "admin:adminpw\npinger:pingpw\n");
-        cluster = new ApiCluster(root).start(Map.of("file", Map.of(
+        eauth = Map.of("file", Map.of(
                 "^filename", users.toString(),
                 "admin", List.of("test.*"),
-                "pinger", List.of("test.ping"))), List.of("local"), MINION);
+                "pinger", List.of("test.ping")));
+        cluster = new ApiCluster(root).start(eauth, List.of("local"), MINION);
         String token = login("admin", "adminpw");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
             HttpResponse<String> a = post(token, "[{\"client\":\"local\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\",\"timeout\":2}]");
@@ -176,39 +180,46 @@ class WebSocketEventsTest {
     }
 
     @Test
-    void websocketsAndEventStreamsShareOneBound() throws Exception {
+    void websocketsAndEventStreamsShareOneBoundOfMaxEventStreams() throws Exception {
         String admin = login("admin", "adminpw");
-        await().atMost(WAIT).until(() -> openStreams(admin) == 0); // the other tests' sockets are given back
-        List<WebSocket> held = new java.util.ArrayList<>();
-        try {
-            for (int i = 0; i < StreamSlots.MAX; i++) {
-                held.add(open("/ws/" + admin, null, new Frames()));
-            }
-            await().atMost(WAIT).until(() -> openStreams(admin) == StreamSlots.MAX);
-            HttpResponse<String> events = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/events?token=" + admin))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(events.statusCode()).isEqualTo(503);
-            Frames refused = new Frames();
-            open("/ws/" + admin, null, refused);
-            await().atMost(WAIT).until(() -> refused.closedWith == 1013);
+        int max = 3;
+        try (ApiServer small = cluster.anotherApi(eauth, List.of("local"), c -> c.withEventLimits(new EventLimits(max, 256)))) {
+            String base = "http://127.0.0.1:" + small.port();
+            List<WebSocket> held = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < max; i++) {
+                    held.add(open(base, "/ws/" + admin, null, new Frames()));
+                }
+                await().atMost(WAIT).until(() -> openStreams(base, admin) == max);
+                HttpResponse<String> events = http.send(HttpRequest.newBuilder(URI.create(base + "/events?token=" + admin))
+                        .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(events.statusCode()).isEqualTo(503);
+                Frames refused = new Frames();
+                open(base, "/ws/" + admin, null, refused);
+                await().atMost(WAIT).until(() -> refused.closedWith == 1013);
 
-            held.remove(0).sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
-            await().atMost(WAIT).until(() -> openStreams(admin) == StreamSlots.MAX - 1);
-            Frames again = new Frames();
-            held.add(open("/ws/" + admin, null, again));
-            held.get(held.size() - 1).sendText(WebSocketEvents.READY, true).get(10, TimeUnit.SECONDS);
-            await().atMost(WAIT).until(() -> again.contains("server received message"));
-        } finally {
-            for (WebSocket ws : held) {
-                ws.abort();
+                held.remove(0).sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+                await().atMost(WAIT).until(() -> openStreams(base, admin) == max - 1);
+                Frames again = new Frames();
+                held.add(open(base, "/ws/" + admin, null, again));
+                held.get(held.size() - 1).sendText(WebSocketEvents.READY, true).get(10, TimeUnit.SECONDS);
+                await().atMost(WAIT).until(() -> again.contains("server received message"));
+            } finally {
+                for (WebSocket ws : held) {
+                    ws.abort();
+                }
             }
+            await().atMost(WAIT).until(() -> openStreams(base, admin) == 0);
         }
-        await().atMost(WAIT).until(() -> openStreams(admin) == 0);
     }
 
     /** The streams open now, as {@code GET /stats} counts them. */
     private long openStreams(String token) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(cluster.baseUrl() + "/stats")).header("X-Auth-Token", token)
+        return openStreams(cluster.baseUrl(), token);
+    }
+
+    private long openStreams(String base, String token) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/stats")).header("X-Auth-Token", token)
                 .header("Accept", "application/json").timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return ((Number) ((Map<?, ?>) ((Map<?, ?>) new JSON().fromJSON(r.body())).get("jsalt-api")).get("Event Streams")).longValue();
@@ -238,11 +249,15 @@ class WebSocketEventsTest {
     }
 
     private WebSocket open(String path, String header, Frames frames) throws Exception {
+        return open(cluster.baseUrl(), path, header, frames);
+    }
+
+    private WebSocket open(String base, String path, String header, Frames frames) throws Exception {
         WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
         if (header != null) {
             b.header("X-Auth-Token", header);
         }
-        return b.buildAsync(URI.create(cluster.baseUrl().replace("http:", "ws:") + path), frames).get(20, TimeUnit.SECONDS);
+        return b.buildAsync(URI.create(base.replace("http:", "ws:") + path), frames).get(20, TimeUnit.SECONDS);
     }
 
     private static String jid(HttpResponse<String> r) {

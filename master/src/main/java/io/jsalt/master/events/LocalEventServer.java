@@ -99,6 +99,11 @@ public final class LocalEventServer implements EventListener, AutoCloseable {
         }
     }
 
+    /** The readers connected now (jsalt-api's shared event subscriptions are counted by it in tests and stats). */
+    public int readerCount() {
+        return readers.size();
+    }
+
     /** False once the thread accepting readers has stopped other than by {@link #close()}. */
     public boolean isAlive() {
         return acceptor.isAlive();

@@ -36,6 +36,12 @@ public final class LocalEvents implements Service {
         return s == null || s.isAlive() ? Optional.empty() : Optional.of("the event socket stopped accepting readers");
     }
 
+    /** The readers of the event socket connected now; 0 while the socket is down. */
+    public int readerCount() {
+        LocalEventServer s = server;
+        return s == null ? 0 : s.readerCount();
+    }
+
     @Override
     public void close() {
         LocalEventServer s = server;

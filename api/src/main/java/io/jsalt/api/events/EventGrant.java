@@ -1,4 +1,4 @@
-package io.jsalt.api.http;
+package io.jsalt.api.events;
 
 import io.jsalt.api.ApiException;
 import io.jsalt.api.lowstate.MasterClient;
@@ -9,14 +9,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What one {@code GET /events} stream may show, as the master decides it ({@code event_access}): this class
- * only asks and remembers. A user who reads everything ({@code @events}, or {@code eauth_events: all}) gets
+ * What a token's event streams ({@code GET /events}, {@code GET /ws}) may show, as the master decides it
+ * ({@code event_access}): this class only asks and remembers. A user who reads everything ({@code @events}, or {@code eauth_events: all}) gets
  * every event; otherwise the events of their own jobs ({@code salt/job/<jid>/...}, {@code salt/run/<jid>/...},
  * {@code salt/wheel/<jid>/...}),
  * asked once per job, and nothing else. {@link #refresh} asks again from scratch (and finds a dead token):
- * rights taken away end in the stream within one refresh. Used by the stream's own thread only.
+ * rights taken away end in the streams within one refresh. Used by one thread at a time: the token's
+ * {@link SharedFeed} reader once the feed runs.
  */
-final class EventGrant {
+public final class EventGrant {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final Pattern JOB_TAG = Pattern.compile("(salt/(?:job|run|wheel)/\\d{20})(?:/.*)?");
     /** Jobs remembered per stream; past that the oldest answer is asked again. */
@@ -32,13 +33,13 @@ final class EventGrant {
     };
     private boolean all;
 
-    EventGrant(MasterClient master, String token) {
+    public EventGrant(MasterClient master, String token) {
         this.master = master;
         this.token = token;
     }
 
     /** Asks the master again what this token may read; false when the token is no longer live. */
-    boolean refresh() {
+    public boolean refresh() {
         Map<String, Object> answer = ask(null);
         if (answer == null) {
             return false;
@@ -46,6 +47,11 @@ final class EventGrant {
         all = Boolean.TRUE.equals(answer.get("all"));
         jobs.clear();
         return true;
+    }
+
+    /** The token whose rights these are: the key its streams share one subscription by. */
+    public String token() {
+        return token;
     }
 
     boolean mayRead(String tag) {
