@@ -3,6 +3,7 @@ package io.jsalt.minion;
 import io.jsalt.config.MinionConfig;
 import io.jsalt.crypto.Rsa;
 import io.jsalt.crypto.RsaKeys;
+import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.channel.NotSignedInException;
 import io.jsalt.minion.files.RemoteMasterFiles;
 import io.jsalt.minion.grains.GrainsReport;
@@ -13,6 +14,7 @@ import io.jsalt.minion.jobs.ProcRecords;
 import io.jsalt.minion.jobs.RunningJobs;
 import io.jsalt.minion.masters.MasterLink;
 import io.jsalt.minion.masters.MinionMasters;
+import io.jsalt.minion.masters.StartEvents;
 import io.jsalt.minion.modules.MinionModules;
 import io.jsalt.minion.pillar.FreshPillar;
 import io.jsalt.minion.pillar.MinionPillar;
@@ -33,7 +35,6 @@ import io.jsalt.minion.supervisor.SupervisordModule;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.codec.Printable;
-import io.jsalt.transport.message.MinionEvent;
 import io.jsalt.transport.message.RequestStamp;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -43,6 +44,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -256,10 +258,12 @@ public final class Minion implements AutoCloseable {
         String when = ZonedDateTime.now().format(DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", Locale.ROOT));
         String text = "Minion " + config.id() + " started at " + when;
         byte[] tok = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
-        for (String tag : List.of("minion_start", "salt/minion/" + config.id() + "/start")) {
+        Session session = link.session();
+        boolean jsaltMaster = session != null && session.returnMac() != null; // only a jsalt master gives a return secret
+        for (Map<String, Object> load : StartEvents.loads(config.id(), tok, text, jsaltMaster)) {
             try {
                 // stamped, so a jsalt master takes this request once (RequestStamp); a Salt master ignores the key
-                link.channel().send(RequestStamp.stamp(new MinionEvent(config.id(), tok, tag, text).toLoad(), System.currentTimeMillis()));
+                link.channel().send(RequestStamp.stamp(load, System.currentTimeMillis()));
             } catch (TransportException | NotSignedInException e) {
                 log.warn("{}: start event not delivered to {}: {}", config.id(), link.address(), Printable.reason(e));
             }

@@ -76,6 +76,15 @@ public final class TreeCpu {
         return out;
     }
 
+    /** The thread names that used CPU between two {@link #perThreadName} readings, and how much, busiest first. */
+    public static java.util.Map<String, Long> used(java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+        java.util.Map<String, Long> used = new java.util.LinkedHashMap<>();
+        after.entrySet().stream().map(e -> java.util.Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0).sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> used.put(e.getKey(), e.getValue()));
+        return used;
+    }
+
     /**
      * CPU milliseconds of this JVM's children that have exited and been waited for ({@code /proc/self/stat}'s
      * {@code cutime + cstime}): the CPU of a tool run to completion, read as the difference around the run.

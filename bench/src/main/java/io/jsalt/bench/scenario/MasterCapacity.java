@@ -139,7 +139,7 @@ public final class MasterCapacity {
             Map<String, Long> threads0 = TreeCpu.perThreadName(master.pid());
             ReplaySwarm.Outcome out = ReplaySwarm.send("127.0.0.1", master.retPort(), frames, CLIENTS, Duration.ofSeconds(120));
             long cpu = requestPathMillis(master.pid()) - cpu0;
-            Map<String, Long> byThread = difference(threads0, TreeCpu.perThreadName(master.pid()));
+            Map<String, Long> byThread = TreeCpu.used(threads0, TreeCpu.perThreadName(master.pid()));
             r.put("returns_cpu_ms_by_thread", byThread);
             // the JIT still compiles under the first tens of thousands of returns; a master up for hours does not
             long jit = byThread.entrySet().stream().filter(e -> e.getKey().startsWith("C") && e.getKey().contains("CompilerThre"))
@@ -238,15 +238,6 @@ public final class MasterCapacity {
     }
 
     private static final List<String> NOT_REQUEST_PATH = List.of("late-sign-ins", "jsalt-publisher");
-
-    /** The threads that used CPU between two readings, busiest first. */
-    private static Map<String, Long> difference(Map<String, Long> before, Map<String, Long> after) {
-        Map<String, Long> used = new LinkedHashMap<>();
-        after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
-                .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> used.put(e.getKey(), e.getValue()));
-        return used;
-    }
 
     private static void returnFigures(Map<String, Object> r, int sent, int accepted, int stored, ReplaySwarm.Outcome out, long cpuMs) {
         r.put("returns", sent);

@@ -9,6 +9,7 @@ import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.auth.SignIn;
 import io.jsalt.minion.auth.SignInResult;
 import io.jsalt.minion.channel.MasterChannel;
+import io.jsalt.minion.masters.StartEvents;
 import io.jsalt.minion.returns.ReturnSeal;
 import io.jsalt.modules.CallResult;
 import io.jsalt.modules.ModuleRegistry;
@@ -19,7 +20,6 @@ import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.codec.WireException;
-import io.jsalt.transport.message.MinionEvent;
 import io.jsalt.transport.message.Publication;
 import io.jsalt.transport.message.PublishLoad;
 import io.jsalt.transport.message.ReturnLoad;
@@ -184,9 +184,10 @@ final class LightMinion implements SwarmMinion {
         if (!announced) {
             announced = true;
             byte[] tok = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
-            for (String tag : List.of("minion_start", "salt/minion/" + id + "/start")) {
+            // as the product's minion: both in one request to a jsalt master (it gave a return secret)
+            for (Map<String, Object> load : StartEvents.loads(id, tok, "Minion " + id + " started", s.returnMac() != null)) {
                 try {
-                    channel.send(new MinionEvent(id, tok, tag, "Minion " + id + " started").toLoad());
+                    channel.send(load);
                 } catch (RuntimeException e) {
                     // a start event is news, not state: the swarm goes on without it
                 }

@@ -45,6 +45,15 @@ class TreeCpuTest {
     }
 
     @Test
+    void usedIsWhatEachNameSpentBetweenTwoReadingsBusiestFirst() {
+        java.util.Map<String, Long> before = java.util.Map.of("jsalt-mworker-N", 100L, "iothread-N", 50L, "idle", 7L);
+        java.util.Map<String, Long> after = java.util.Map.of("jsalt-mworker-N", 130L, "iothread-N", 110L, "idle", 7L, "CN CompilerThre", 20L);
+
+        assertThat(TreeCpu.used(before, after)).containsExactly(java.util.Map.entry("iothread-N", 60L),
+                java.util.Map.entry("jsalt-mworker-N", 30L), java.util.Map.entry("CN CompilerThre", 20L));
+    }
+
+    @Test
     void aProcessThatIsGoneReadsAsNothing() throws Exception {
         Process p = new ProcessBuilder("true").start();
         p.waitFor(30, TimeUnit.SECONDS);

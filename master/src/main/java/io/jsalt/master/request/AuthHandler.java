@@ -91,38 +91,54 @@ public final class AuthHandler implements ClearCommand {
     @Override
     public byte[] handle(Map<String, Object> load) {
         AuthRequest req = AuthRequest.fromLoad(load);
-        AuthReply reply = decide(req);
-        Map<String, Object> signed = reply.toLoad();
-        if (reply.outcome() == Outcome.ACCEPTED && returnMacs != null) {
-            returnMacs.offer(load, req.id(), RsaKeys.parsePublicKey(req.pub()), signed); // the key decide() accepted
+        Decision decision = decide(req);
+        Map<String, Object> signed = decision.reply().toLoad();
+        if (decision.reply().outcome() == Outcome.ACCEPTED && returnMacs != null) {
+            returnMacs.offer(load, req.id(), decision.acceptedKey(), signed);
         }
         return SignedClear.seal(signed, masterKey.getPrivate());
     }
 
-    AuthReply decide(AuthRequest req) {
+    /** The reply, and for an accepted sign-in the key it was accepted with (null otherwise). */
+    private record Decision(AuthReply reply, PublicKey acceptedKey) {
+        static Decision notAccepted(AuthReply reply) {
+            return new Decision(reply, null);
+        }
+    }
+
+    private Decision decide(AuthRequest req) {
         String id = req.id();
         if (!MinionId.isValid(id)) {
             log.warn("sign-in refused: invalid minion id");
-            return AuthReply.of(Outcome.REJECTED, req.nonce());
+            return Decision.notAccepted(AuthReply.of(Outcome.REJECTED, req.nonce()));
         }
         PublicKey minionPub;
         try {
             minionPub = RsaKeys.parsePublicKey(req.pub());
         } catch (CryptoException e) {
             log.warn("sign-in refused for {}: unreadable public key", id);
-            return AuthReply.of(Outcome.REJECTED, req.nonce());
+            return Decision.notAccepted(AuthReply.of(Outcome.REJECTED, req.nonce()));
         }
         if (!(minionPub instanceof java.security.interfaces.RSAPublicKey rsa) || rsa.getModulus().bitLength() < MIN_KEY_BITS) {
             log.warn("sign-in refused for {}: keys shorter than {} bits are not accepted", id, MIN_KEY_BITS);
-            return AuthReply.of(Outcome.REJECTED, req.nonce());
+            return Decision.notAccepted(AuthReply.of(Outcome.REJECTED, req.nonce()));
         }
         String pem = RsaKeys.publicKeyPem(minionPub);
         Policy p = policy.get();
+        if (!p.openMode()) {
+            // The common sign-in, a known minion again: its accepted key as the store keeps it parsed (one stat, no
+            // read, no parse; the store re-reads it whenever the file or row changes). An accepted key comes first
+            // in Salt's order, so this is the decision the full lookup below would reach; anything else takes it.
+            Optional<PublicKey> accepted = keys.acceptedKey(id);
+            if (accepted.isPresent() && accepted.get().equals(minionPub)) {
+                return accept(req, accepted.get(), pem);
+            }
+        }
         Optional<MinionKeys.StoredKey> stored = keys.lookup(id);
         KeyState state = stored.map(MinionKeys.StoredKey::state).orElse(null);
         if (p.maxMinions() > 0 && state != KeyState.ACCEPTED && keys.list(KeyState.ACCEPTED).size() >= p.maxMinions()) {
             fire(id, "full", false, pem);
-            return AuthReply.of(Outcome.FULL, req.nonce());
+            return Decision.notAccepted(AuthReply.of(Outcome.FULL, req.nonce()));
         }
         if (p.openMode()) {
             keys.store(KeyState.ACCEPTED, id, pem); // as Salt: open mode (over)writes the presented key
@@ -131,14 +147,14 @@ public final class AuthHandler implements ClearCommand {
         if (state == KeyState.REJECTED) {
             fire(id, "reject", false, pem);
             log.info("sign-in refused for {}: key rejected", id);
-            return AuthReply.of(Outcome.REJECTED, req.nonce());
+            return Decision.notAccepted(AuthReply.of(Outcome.REJECTED, req.nonce()));
         }
         if (state == KeyState.ACCEPTED || state == KeyState.PENDING) {
             if (!sameKey(stored.get().pem(), minionPub)) {
                 keys.store(KeyState.DENIED, id, pem);
                 fire(id, "denied", false, pem);
                 log.warn("sign-in denied for {}: its key differs from the {} key on file", id, state.label());
-                return AuthReply.of(Outcome.REJECTED, req.nonce());
+                return Decision.notAccepted(AuthReply.of(Outcome.REJECTED, req.nonce()));
             }
             if (state == KeyState.ACCEPTED) {
                 return accept(req, minionPub, pem);
@@ -150,7 +166,7 @@ public final class AuthHandler implements ClearCommand {
                 return accept(req, minionPub, pem);
             }
             fire(id, "pend", true, pem);
-            return AuthReply.of(Outcome.PENDING, req.nonce());
+            return Decision.notAccepted(AuthReply.of(Outcome.PENDING, req.nonce()));
         }
         if (p.autoAccept()) {
             if (!keys.storeIfNew(KeyState.ACCEPTED, id, pem)) {
@@ -166,26 +182,26 @@ public final class AuthHandler implements ClearCommand {
             log.warn("new key from {} not kept: {}", id, verdict == PendingKeyLimit.Verdict.TOO_MANY_PENDING
                     ? "max_pending_minions (" + p.maxPendingMinions() + ") keys already wait for acceptance"
                     : "more than pending_keys_per_minute (" + p.pendingKeysPerMinute() + ") new keys this minute");
-            return AuthReply.of(Outcome.PENDING, req.nonce());
+            return Decision.notAccepted(AuthReply.of(Outcome.PENDING, req.nonce()));
         }
         if (!keys.storeIfNew(KeyState.PENDING, id, pem)) {
             return changedMeanwhile(id, req);
         }
         log.info("new key from {} is pending acceptance", id);
         fire(id, "pend", true, pem);
-        return AuthReply.of(Outcome.PENDING, req.nonce());
+        return Decision.notAccepted(AuthReply.of(Outcome.PENDING, req.nonce()));
     }
 
     /**
      * The key's state changed between the look and the write (another master of a cluster saw the same new
      * minion, or an operator acted): nothing is written, and the minion asks again and meets the new state.
      */
-    private static AuthReply changedMeanwhile(String id, AuthRequest req) {
+    private static Decision changedMeanwhile(String id, AuthRequest req) {
         log.info("sign-in of {}: its key changed state meanwhile; it is asked to try again", id);
-        return AuthReply.of(Outcome.PENDING, req.nonce());
+        return Decision.notAccepted(AuthReply.of(Outcome.PENDING, req.nonce()));
     }
 
-    private AuthReply accept(AuthRequest req, PublicKey minionPub, String pem) {
+    private Decision accept(AuthRequest req, PublicKey minionPub, String pem) {
         String session = sessionKey.keyString();
         byte[] aes = Rsa.oaepEncrypt(minionPub, session.getBytes(StandardCharsets.US_ASCII));
         byte[] sig = signatureOf(session);
@@ -200,7 +216,7 @@ public final class AuthHandler implements ClearCommand {
         signIns.signedIn(req.id());
         fire(req.id(), "accept", true, pem);
         log.debug("{} signed in", req.id());
-        return AuthReply.accepted(masterPem, publishPort, aes, sig, token, req.nonce());
+        return new Decision(AuthReply.accepted(masterPem, publishPort, aes, sig, token, req.nonce()), minionPub);
     }
 
     private byte[] signatureOf(String session) {

@@ -302,6 +302,54 @@ class AuthHandlerTest {
         assertAccepted(reply, minion); // the signature kept between sign-ins follows the rotation too
     }
 
+    // --- the accepted key kept parsed between sign-ins follows every change of the key store
+
+    @Test
+    void aKeyReplacedAfterASignInIsTheOneCheckedAtTheNext() {
+        keys.store(KeyState.ACCEPTED, ID, TestKeys.pem(minion));
+        assertAccepted(signIn(ID, minion), minion);
+
+        keys.store(KeyState.ACCEPTED, ID, TestKeys.pem(impostor)); // jsalt-key, or an operator's new key
+
+        assertThat(signIn(ID, minion)).containsOnly(entry("ret", false), entry("nonce", NONCE));
+        assertThat(keys.pem(KeyState.DENIED, ID).map(RsaKeys::parsePublicKey)).contains(minion.getPublic());
+        assertAccepted(signIn(ID, impostor), impostor);
+    }
+
+    @Test
+    void aKeyRejectedAfterASignInIsRefusedAtTheNext() {
+        keys.store(KeyState.ACCEPTED, ID, TestKeys.pem(minion));
+        assertAccepted(signIn(ID, minion), minion);
+        events.clear();
+
+        assertThat(keys.move(ID, KeyState.ACCEPTED, KeyState.REJECTED)).isTrue();
+
+        assertThat(signIn(ID, minion)).containsOnly(entry("ret", false), entry("nonce", NONCE));
+        assertThat(authEvent()).containsEntry("act", "reject");
+    }
+
+    @Test
+    void aKeyMovedAwayOnDiskByAnotherProcessAfterASignInIsRefusedAtTheNext() throws IOException {
+        keys.store(KeyState.ACCEPTED, ID, TestKeys.pem(minion));
+        assertAccepted(signIn(ID, minion), minion);
+
+        // what a jsalt-key process does beside the running master: a rename between Salt's folders
+        Files.move(pki.resolve("minions").resolve(ID), pki.resolve("minions_rejected").resolve(ID));
+
+        assertThat(signIn(ID, minion)).containsOnly(entry("ret", false), entry("nonce", NONCE));
+    }
+
+    @Test
+    void aKeyDeletedAfterASignInStartsOverAsANewKey() {
+        keys.store(KeyState.ACCEPTED, ID, TestKeys.pem(minion));
+        assertAccepted(signIn(ID, minion), minion);
+
+        keys.delete(ID);
+
+        assertThat(signIn(ID, minion)).containsOnly(entry("ret", true), entry("nonce", NONCE)); // pending: wait
+        assertThat(keys.stateOf(ID)).contains(KeyState.PENDING);
+    }
+
     @Test
     void everyReplyIsSignedByTheMasterKeyOnly() {
         byte[] frame = handler.handle(wire(new AuthRequest(ID, NONCE, TestKeys.pem(minion), null).toLoad()));

@@ -1,6 +1,7 @@
 package io.jsalt.master.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.jsalt.crypto.Rsa;
 import io.jsalt.master.events.EventBus;
@@ -161,6 +162,36 @@ class MinionEventHandlerTest {
         assertThat(events.tags()).containsExactly("myapp/one", "salt/minion/web1/two");
         assertThat(events.all()).extracting(e -> e.data().get("id")).containsOnly("web1");
         assertThat(events.all()).extracting(e -> e.data().get("n")).containsExactly(1L, 3L);
+    }
+
+    @Test
+    void bothStartEventsInOneBatchFireAsTheTwoSingleOnesAndOncePerSignIn() {
+        // what a jsalt minion sends a jsalt master after signing in (StartEvents): Salt's batched form
+        Map<String, Object> load = new LinkedHashMap<>();
+        load.put("id", "web1");
+        load.put("cmd", "_minion_event");
+        load.put("tok", tok(web1));
+        load.put("events", List.of(Map.of("tag", "minion_start", "data", "Minion web1 started"),
+                Map.of("tag", "salt/minion/web1/start", "data", "Minion web1 started")));
+
+        assertThat(handler.handle(wire(load), null)).isEqualTo(true);
+        assertThat(handler.handle(wire(load), null)).isEqualTo(true); // the same again: a replay, nothing fires
+
+        assertThat(events.tags()).containsExactly("minion_start", "salt/minion/web1/start");
+        for (EventFrame e : events.all()) {
+            assertThat(withoutStamp(e.data())).containsOnly(entry("id", "web1"), entry("data", "Minion web1 started"));
+        }
+        Map<String, Object> single = event("web1", tok(web1), "salt/minion/web1/start", "Minion web1 started");
+        signIns.signedIn("web1");
+        handler.handle(single, null);
+        // the single form's event, the same but for the bus's own stamp
+        assertThat(withoutStamp(events.all().get(2).data())).isEqualTo(withoutStamp(events.all().get(1).data()));
+    }
+
+    private static Map<String, Object> withoutStamp(Map<String, Object> data) {
+        Map<String, Object> copy = new LinkedHashMap<>(data);
+        copy.remove("_stamp");
+        return copy;
     }
 
     @Test
