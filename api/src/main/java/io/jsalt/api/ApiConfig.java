@@ -26,6 +26,8 @@ import java.util.Map;
  * @param enabledClients {@code netapi_enable_clients}: the lowstate clients allowed (Salt 3006: none by default)
  * @param pidfile     {@code api_pidfile}: jsalt-api's own pid file (salt-api's key; default /var/run/jsalt/jsalt-api.pid)
  * @param logFile     {@code api_logfile}: jsalt-api's own log file (salt-api's key; default /var/log/jsalt/api)
+ * @param auditFile   {@code api_audit_logfile} (jsalt's own key; default /var/log/jsalt/api-audit): one line per login,
+ *                    logout and action ({@link AuditLog}), whatever the log levels
  * @param corsOrigins {@code rest_cherrypy:cors_origin}: {@code '*'}, one origin or a list (none: no CORS)
  * @param webhookUrl  {@code rest_cherrypy:webhook_url} (default /hook)
  * @param webhookDisableAuth {@code rest_cherrypy:webhook_disable_auth}: webhooks without a login (default false)
@@ -40,7 +42,7 @@ import java.util.Map;
  * @param events      {@code rest_cherrypy:max_event_streams} and {@code event_stream_buffer} (jsalt's own keys)
  */
 public record ApiConfig(MasterConfig master, String host, int port, boolean disableSsl, Path sslCrt, Path sslKey,
-        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile,
+        boolean debug, long tokenExpire, ExternalAuth externalAuth, List<String> enabledClients, Path pidfile, Path logFile, Path auditFile,
         List<String> corsOrigins, String webhookUrl, boolean webhookDisableAuth, WebFiles web, boolean expireResponses,
         AuthorizedIps authorizedIps, boolean http2, String rootPrefix,
         EventLimits events) {
@@ -87,11 +89,12 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
         }
         Path pidfile = config.path("api_pidfile", master.rootDir(), "/var/run/jsalt/jsalt-api.pid");
         Path logFile = config.path("api_logfile", master.rootDir(), "/var/log/jsalt/api");
+        Path auditFile = config.path("api_audit_logfile", master.rootDir(), "/var/log/jsalt/api-audit");
         List<String> clients = config.stringList("netapi_enable_clients");
         List<String> cors = section.has("cors_origin") && !(rest.get("cors_origin") instanceof List)
                 ? List.of(section.string("cors_origin", "")) : section.stringList("cors_origin");
         String webhookUrl = section.string("webhook_url", "/hook");
-        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, cors,
+        return new ApiConfig(master, host, port, disableSsl, crt, key, debug, tokenExpire, eauth, clients, pidfile, logFile, auditFile, cors,
                 webhookUrl, section.bool("webhook_disable_auth", false), webFiles(section, webhookUrl),
                 section.bool("expire_responses", true), authorizedIps(section),
                 section.bool("http2", true), rootPrefix(section), new EventLimits(
@@ -149,55 +152,56 @@ public record ApiConfig(MasterConfig master, String host, int port, boolean disa
     public static ApiConfig of(MasterConfig master, String host, int port, long tokenExpire, ExternalAuth eauth,
             List<String> enabledClients) {
         return new ApiConfig(master, host, port, true, null, null, false, tokenExpire, eauth, List.copyOf(enabledClients),
-                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"), List.of(), "/hook", false,
+                master.rootDir().resolve("jsalt-api.pid"), master.rootDir().resolve("api.log"),
+                master.rootDir().resolve("api-audit.log"), List.of(), "/hook", false,
                 WebFiles.DEFAULTS, true, AuthorizedIps.ANY, true, "", EventLimits.DEFAULTS);
     }
 
     /** This config served over TLS from these PEM files, for tests. */
     public ApiConfig withTls(Path crt, Path key) {
         return new ApiConfig(master, host, port, false, crt, key, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, events);
+                pidfile, logFile, auditFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, events);
     }
 
     /** This config with {@code cors_origin} set, for tests. */
     public ApiConfig withCorsOrigins(List<String> origins) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, events);
+                pidfile, logFile, auditFile, List.copyOf(origins), webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, events);
     }
 
     /** This config with {@code webhook_disable_auth} set, for tests. */
     public ApiConfig withWebhookDisableAuth(boolean disable) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps, http2, rootPrefix, events);
+                pidfile, logFile, auditFile, corsOrigins, webhookUrl, disable, web, expireResponses, authorizedIps, http2, rootPrefix, events);
     }
 
     /** This config serving these files (app_path, app, static_path, static), for tests. */
     public ApiConfig withWebFiles(WebFiles files) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps, http2, rootPrefix, events);
+                pidfile, logFile, auditFile, corsOrigins, webhookUrl, webhookDisableAuth, files, expireResponses, authorizedIps, http2, rootPrefix, events);
     }
 
     /** This config with these event stream bounds ({@code max_event_streams}, {@code event_stream_buffer}), for tests. */
     public ApiConfig withEventLimits(EventLimits limits) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, limits);
+                pidfile, logFile, auditFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, rootPrefix, limits);
     }
 
     /** This config serving only clients at these addresses ({@code authorized_ips}), for tests. */
     public ApiConfig withAuthorizedIps(AuthorizedIps ips) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips, http2, rootPrefix, events);
+                pidfile, logFile, auditFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, ips, http2, rootPrefix, events);
     }
 
     /** This config with {@code http2} set, for tests. */
     public ApiConfig withHttp2(boolean on) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, on, rootPrefix, events);
+                pidfile, logFile, auditFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, on, rootPrefix, events);
     }
 
     /** This config served under {@code root_prefix} (without its trailing slash), for tests. */
     public ApiConfig withRootPrefix(String prefix) {
         return new ApiConfig(master, host, port, disableSsl, sslCrt, sslKey, debug, tokenExpire, externalAuth, enabledClients,
-                pidfile, logFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, prefix, events);
+                pidfile, logFile, auditFile, corsOrigins, webhookUrl, webhookDisableAuth, web, expireResponses, authorizedIps, http2, prefix, events);
     }
 }

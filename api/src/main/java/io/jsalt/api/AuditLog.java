@@ -4,7 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One line per API action on the logger {@code jsalt.audit} (route it to its own file in logback): who, from
+ * One line per API action on the logger {@code jsalt.audit}, which jsalt-api writes to {@code api_audit_logfile}: who, from
  * which backend, what, on which target, the jid, and whether it was allowed. Never a password or a token.
  */
 public final class AuditLog {

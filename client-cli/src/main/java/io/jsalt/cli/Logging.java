@@ -13,7 +13,11 @@ import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
 import ch.qos.logback.core.util.FileSize;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * to {@code log_file} at {@code log_level_logfile} with {@code log_fmt_logfile}, rotated by size when
  * {@code log_rotate_max_bytes} is set, and to stderr at {@code log_level} while in the foreground
  * ({@link #forDaemon}); the instance it returns applies new settings (SIGHUP) and reopens the file
- * (SIGUSR2, after logrotate moved it away). Only the daemon's main loop calls those.
+ * (SIGUSR2, after logrotate moved it away). Only the daemon's main loop calls those. A daemon with an audit file
+ * ({@code jsalt-api}) also writes every line of the {@code jsalt.audit} logger there, whatever the levels.
  */
 public final class Logging {
     /** A daemon's console pattern; the file's is {@code log_fmt_logfile}. */
@@ -31,6 +36,9 @@ public final class Logging {
     private static final String CLI_PATTERN = "%-5level %logger{24}: %msg%n";
     /** FixedWindowRollingPolicy keeps at most this many rotated files, whatever it is told. */
     private static final int MAX_BACKUPS = 20;
+    /** The logger {@code io.jsalt.api.AuditLog} writes to. */
+    static final String AUDIT_LOGGER = "jsalt.audit";
+    private static final String AUDIT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX, UTC} %msg%n";
 
     /**
      * What a daemon logs where.
@@ -41,13 +49,19 @@ public final class Logging {
      * @param filePattern    logback pattern of the file ({@code log_fmt_logfile})
      * @param rotateMaxBytes rotate the file at this size; 0 never ({@code log_rotate_max_bytes})
      * @param rotateBackups  rotated files kept ({@code log_rotate_backup_count}); 0 never rotates, as Python's handler
+     * @param auditFile      where the audit lines go (created 0600), or null for a daemon without one
      */
     public record Settings(Path logFile, String consoleLevel, String fileLevel, String filePattern,
-            long rotateMaxBytes, int rotateBackups) {
+            long rotateMaxBytes, int rotateBackups, Path auditFile) {
         public Settings {
             Objects.requireNonNull(logFile, "logFile");
             Objects.requireNonNull(fileLevel, "fileLevel");
             Objects.requireNonNull(filePattern, "filePattern");
+        }
+
+        public Settings(Path logFile, String consoleLevel, String fileLevel, String filePattern, long rotateMaxBytes,
+                int rotateBackups) {
+            this(logFile, consoleLevel, fileLevel, filePattern, rotateMaxBytes, rotateBackups, null);
         }
 
         boolean rotates() {
@@ -59,6 +73,7 @@ public final class Logging {
     private Settings settings;
     private Appender<ILoggingEvent> file;
     private Appender<ILoggingEvent> console;
+    private Appender<ILoggingEvent> audit;
     /** Appender names must differ while an old and a new one overlap during a swap. */
     private int generation;
 
@@ -103,11 +118,13 @@ public final class Logging {
             console = swap(console, stderr(ctx, "stderr-" + (++generation), next.consoleLevel(), CONSOLE_PATTERN));
         }
         file = swap(file, fileAppender(next));
+        audit = swapAudit(audit, next.auditFile() == null ? null : auditAppender(next.auditFile()));
     }
 
-    /** Opens {@code log_file} again by name: after a rename, a new file is created and receives what follows. */
+    /** Opens {@code log_file} (and the audit file) again by name: after a rename, new files receive what follows. */
     public synchronized void reopen() {
         file = swap(file, fileAppender(settings));
+        audit = swapAudit(audit, settings.auditFile() == null ? null : auditAppender(settings.auditFile()));
     }
 
     /** Salt's level names mapped onto logback's. */
@@ -144,6 +161,42 @@ public final class Logging {
             old.stop();
         }
         return replacement;
+    }
+
+    /** The audit logger logs at INFO whatever the root's level; its lines also reach the log file if its level lets them. */
+    private Appender<ILoggingEvent> swapAudit(Appender<ILoggingEvent> old, Appender<ILoggingEvent> replacement) {
+        ch.qos.logback.classic.Logger logger = ctx.getLogger(AUDIT_LOGGER);
+        logger.setLevel(replacement == null ? null : Level.INFO);
+        if (replacement != null) {
+            logger.addAppender(replacement);
+        }
+        if (old != null) {
+            logger.detachAppender(old);
+            old.stop();
+        }
+        return replacement;
+    }
+
+    private Appender<ILoggingEvent> auditAppender(Path path) {
+        try {
+            if (Files.notExists(path, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectories(path.toAbsolutePath().getParent());
+                // who did what is for the operator's eyes only, as the keys are
+                Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+        } catch (IOException e) {
+            throw new CliException(ExitCode.CONFIG, "cannot create the audit file " + path + ": " + e.getMessage());
+        }
+        FileAppender<ILoggingEvent> appender = new FileAppender<>();
+        appender.setContext(ctx);
+        appender.setFile(path.toString());
+        appender.setName("audit-" + (++generation));
+        appender.setEncoder(encoder(ctx, AUDIT_PATTERN));
+        appender.start();
+        if (!appender.isStarted()) {
+            throw new CliException(ExitCode.CONFIG, "cannot open the audit file " + path);
+        }
+        return appender;
     }
 
     private Appender<ILoggingEvent> fileAppender(Settings s) {

@@ -78,4 +78,36 @@ class LoggingTest {
         });
         assertThat(dir.resolve("master.3")).doesNotExist();
     }
+
+    @Test
+    void auditLinesGoToTheAuditFileWhateverTheLevelsAndOnlyThere() throws Exception {
+        Path file = dir.resolve("api");
+        Path audit = dir.resolve("log/api-audit");
+        Logger auditLog = LoggerFactory.getLogger(Logging.AUDIT_LOGGER);
+        Logging logging = Logging.forDaemon(new Logging.Settings(file, null, "warning", DaemonConfig.DEFAULT_LOG_FMT, 0, 0, audit));
+        auditLog.info("user=alice action=login outcome=ok");
+        log.warn("an ordinary warning");
+
+        assertThat(Files.readString(audit)).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z user=alice action=login outcome=ok\n");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(audit))).isEqualTo("rw-------");
+        // the log file keeps its level: the INFO audit line is not there, the warning is
+        assertThat(Files.readString(file)).contains("an ordinary warning").doesNotContain("alice");
+
+        Path moved = dir.resolve("log/api-audit.1");
+        Files.move(audit, moved);
+        logging.reopen();
+        auditLog.info("user=bob action=logout outcome=ok");
+        assertThat(Files.readString(audit)).contains("bob").doesNotContain("alice");
+        assertThat(Files.readString(moved)).contains("alice").doesNotContain("bob");
+    }
+
+    @Test
+    void withoutAnAuditFileTheAuditLoggerFollowsTheLogLevels() throws Exception {
+        Path file = dir.resolve("master");
+        Logging.forDaemon(settings(file, "warning", 0, 0));
+        LoggerFactory.getLogger(Logging.AUDIT_LOGGER).info("user=alice action=login outcome=ok");
+        log.warn("a warning");
+
+        assertThat(Files.readString(file)).contains("a warning").doesNotContain("alice");
+    }
 }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Mixin;
  * {@code jsalt-api [-c DIR] [-d] [--pid-file PATH] [-l LEVEL]}: salt-api's REST interface in front of the
  * master configured in {@code DIR/master} (its {@code rest_cherrypy} and {@code external_auth} sections), with
  * the daemon craft of the master ({@link DaemonLauncher}); its own pid and log files ({@code api_pidfile},
- * {@code api_logfile}). Runs as the master's user: it reads the master's client key.
+ * {@code api_logfile}) and its audit file ({@code api_audit_logfile}). Runs as the master's user: it reads the master's client key.
  */
 @Command(name = "jsalt-api", mixinStandardHelpOptions = true, version = "jsalt-api 0.1.0",
         description = "Run jsalt-api, salt-api's REST interface to the jsalt master.")
@@ -64,7 +64,7 @@ public final class ApiDaemon implements Callable<ExitCode>, DaemonRole<ApiConfig
         DaemonConfig d = m.daemon();
         return new DaemonProfile(m.pkiDir(), m.cachedir(), m.sockDir(), config.logFile(), m.logLevel(),
                 new DaemonConfig(config.pidfile(), d.gracefulShutdownTimeout(), d.logLevelLogfile(), d.logFmtLogfile(),
-                        d.logRotateMaxBytes(), d.logRotateBackupCount()));
+                        d.logRotateMaxBytes(), d.logRotateBackupCount()), config.auditFile());
     }
 
     @Override

@@ -10,7 +10,12 @@ import java.nio.file.Path;
  * What the launcher needs from a master's or a minion's config: the folders it prepares, the log
  * settings and the daemon keys. Both configs reduce to this, so the launcher is written once.
  */
-record DaemonProfile(Path pkiDir, Path cachedir, Path sockDir, Path logFile, String logLevel, DaemonConfig daemon) {
+record DaemonProfile(Path pkiDir, Path cachedir, Path sockDir, Path logFile, String logLevel, DaemonConfig daemon,
+        Path auditFile) {
+
+    DaemonProfile(Path pkiDir, Path cachedir, Path sockDir, Path logFile, String logLevel, DaemonConfig daemon) {
+        this(pkiDir, cachedir, sockDir, logFile, logLevel, daemon, null);
+    }
 
     static DaemonProfile of(MasterConfig c) {
         return new DaemonProfile(c.pkiDir(), c.cachedir(), c.sockDir(), c.logFile(), c.logLevel(), c.daemon());
@@ -28,6 +33,6 @@ record DaemonProfile(Path pkiDir, Path cachedir, Path sockDir, Path logFile, Str
         String consoleLevel = console ? (cliLevel != null ? cliLevel : logLevel) : null;
         String fileLevel = cliLevel != null ? cliLevel : daemon.logLevelLogfile();
         return new Logging.Settings(logFile, consoleLevel, fileLevel, daemon.logFmtLogfile(),
-                daemon.logRotateMaxBytes(), daemon.logRotateBackupCount());
+                daemon.logRotateMaxBytes(), daemon.logRotateBackupCount(), auditFile);
     }
 }

@@ -36,6 +36,8 @@ class RestApiShapesVsSaltApiTest {
     private Processes processes;
     private String saltApi;
     private String jsaltApi;
+    /** jsalt-api's audit file under the jsalt side's root_dir (the default api_audit_logfile). */
+    private Path jsaltAudit;
 
     @BeforeAll
     void startBothSides(@TempDir Path root) throws Exception {
@@ -51,6 +53,7 @@ class RestApiShapesVsSaltApiTest {
         processes.spawn(RealSalt.tool("salt-api", List.of("-c", salt.masterConfigDir().toString())), root.resolve("s/console/salt-api.out"));
 
         JsaltSide jsalt = new JsaltSide(processes, root.resolve("j"));
+        jsaltAudit = root.resolve("j/var/log/jsalt/api-audit");
         jsalt.startMaster(apiConfig(jsaltPort, users).toArray(String[]::new));
         jsalt.startMinion(MINION, jsalt.publishPort(), jsalt.retPort());
         processes.spawn(new ProcessBuilder(JsaltSide.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m",
@@ -129,6 +132,14 @@ class RestApiShapesVsSaltApiTest {
         assertThat(post(jsaltApi + "/login", null, "{\"username\":\"thatch\",\"password\":\"no\",\"eauth\":\"file\"}").statusCode())
                 .isEqualTo(post(saltApi + "/login", null, "{\"username\":\"thatch\",\"password\":\"no\",\"eauth\":\"file\"}").statusCode())
                 .isEqualTo(401);
+
+        // jsalt-api's audit file has them, at the default log levels (salt-api keeps no such record)
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(jsaltAudit)
+                && Files.readAllLines(jsaltAudit).stream().anyMatch(l -> l.contains("user=thatch eauth=file action=login")
+                        && l.endsWith("outcome=refused")));
+        assertThat(Files.readString(jsaltAudit)).contains("user=thatch eauth=file client=local fun=cmd.run tgt=*")
+                .doesNotContain("s3cret");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(jsaltAudit))).isEqualTo("rw-------");
     }
 
     @Test
