@@ -61,6 +61,8 @@ public final class MinionDataCache {
      * older than this one is an earlier row put back by something other than a master (a replay).
      */
     private final Map<String, Long> newestSealed = new ConcurrentHashMap<>();
+    /** Grains taken while the cluster's database was away: written there first when it is back ({@link #reloadAll}). */
+    private final Map<String, Known> keptHere = new ConcurrentHashMap<>();
 
     /** A cache held in memory only. */
     public MinionDataCache() {
@@ -159,8 +161,10 @@ public final class MinionDataCache {
             if (now.verified() && now.stamp() != null) {
                 newestSealed.merge(id, now.stamp(), Math::max);
             }
+            keptHere.remove(id);
         } catch (RuntimeException e) {
-            log.warn("grains of {} kept on this master only: {}", id, e.getMessage());
+            log.warn("grains of {} kept on this master only until the database is back: {}", id, e.getMessage());
+            keptHere.put(id, now);
         }
         known.put(id, now);
         return true;
@@ -174,15 +178,24 @@ public final class MinionDataCache {
         shared.read(id).ifPresentOrElse(d -> adopt(id, d), () -> known.remove(id));
     }
 
-    /** Reads every minion's grains again from the cluster's database (after its notifications may have been missed). */
+    /**
+     * Reads every minion's grains again from the cluster's database (after its notifications may have been missed),
+     * once the grains this master took while the database was away are written there: they are newer than its rows.
+     */
     public synchronized void reloadAll() {
         if (shared == null) {
             return;
         }
+        for (String id : Set.copyOf(keptHere.keySet())) {
+            Known kept = keptHere.get(id);
+            if (!writeShared(id, kept)) {
+                keptHere.remove(id); // the database holds grains these may not replace: they are read below
+            }
+        }
         Map<String, SharedMinionData.Stored> all = shared.readAll();
-        known.keySet().retainAll(all.keySet());
+        known.keySet().removeIf(id -> !all.containsKey(id) && !keptHere.containsKey(id));
         all.forEach((id, d) -> {
-            if (MinionId.isValid(id)) {
+            if (MinionId.isValid(id) && !keptHere.containsKey(id)) {
                 adopt(id, d);
             }
         });
@@ -237,6 +250,7 @@ public final class MinionDataCache {
     /** Drops what is known of a minion whose key was deleted or rejected, on disk too. */
     public synchronized void forget(String id) {
         known.remove(id);
+        keptHere.remove(id);
         newestSealed.remove(id);
         if (shared != null && MinionId.isValid(id)) {
             try {
