@@ -68,7 +68,6 @@ public final class MasterWheel implements RunnerModule {
         Path file = c.configDir().resolve(MasterConfig.FILE_NAME);
         Map<String, Object> out = new LinkedHashMap<>(ConfigFile.load(file).values());
         out.put("conf_file", file.toString());
-        out.put("config_dir", c.configDir().toString());
         out.put("interface", c.interfaceAddress());
         out.put("publish_port", c.publishPort());
         out.put("ret_port", c.retPort());

@@ -140,7 +140,7 @@ public final class RootsWheel implements RunnerModule {
             target = SafePath.writable(root, path);
         } catch (UnsafePathException e) {
             log.warn("{}.write refused {}: {}", module, WirePath.shown(path), e.getMessage());
-            return "Invalid path: " + path;
+            return module.equals("pillar_roots") ? "Invalid path" : "Invalid path: " + path; // each module's own words
         } catch (IOException e) {
             throw new RunnerException("cannot create the folders of " + shown(root, path) + ": " + e.getMessage());
         }
