@@ -199,9 +199,14 @@ public final class KeyCommand implements Callable<ExitCode> {
         load.put("cmd", "wheel");
         load.put("fun", fun);
         load.put("match", match);
-        load.put("include_rejected", includeRejected);
-        load.put("include_accepted", includeAccepted);
-        load.put("include_denied", includeDenied);
+        // only the flags the function takes: the master refuses an argument its function does not have, as Salt's wheel
+        if (fun.equals("key.accept")) {
+            load.put("include_rejected", includeRejected);
+            load.put("include_denied", includeDenied);
+        } else if (fun.equals("key.reject")) {
+            load.put("include_accepted", includeAccepted);
+            load.put("include_denied", includeDenied);
+        }
         try (MasterConnection master = MasterConnection.open(config)) {
             // Salt's wheel answer: {"tag", "data": {"return", "success", ...}}; a failure is success False
             Object data = master.call(load, Duration.ofSeconds(10)).get("data");
