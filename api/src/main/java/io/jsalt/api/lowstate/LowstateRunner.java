@@ -249,7 +249,8 @@ public final class LowstateRunner {
         Map<String, Object> reply = asUser(wheelLoad(low, token), token, low);
         Object data = reply.get("data");
         String jid = data instanceof Map<?, ?> d && d.get("jid") != null ? String.valueOf(d.get("jid")) : null;
-        AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), jid, "ran");
+        boolean ran = data instanceof Map<?, ?> d && Boolean.TRUE.equals(d.get("success"));
+        AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), jid, ran ? "ran" : "failed");
         return reply;
     }
 
