@@ -163,6 +163,18 @@ class MasterWheelRightsTest {
 
         assertThat(wheel("scratch", Map.of("fun", "file_roots.write", "path", "top.sls", "data", "owned")))
                 .containsEntry("error", "Authentication failure of type \"token\" occurred for user scratch.");
+        // arguments given as arg and kwarg are what the wheel binds: the condition is checked on those, not on a decoy
+        Map<String, Object> decoy = new LinkedHashMap<>();
+        decoy.put("fun", "file_roots.write");
+        decoy.put("path", "scratch/decoy.sls");
+        decoy.put("data", "x");
+        decoy.put("arg", List.of());
+        decoy.put("kwarg", Map.of("path", "top.sls", "data", "owned"));
+        assertThat(wheel("scratch", decoy)).containsEntry("error", "Authentication failure of type \"token\" occurred for user scratch.");
+        decoy.put("kwarg", Map.of("path", "scratch/b.sls", "data", "b: 2\n"));
+        assertThat(Wire.map(wheel("scratch", decoy), "data")).containsEntry("success", true);
+        assertThat(fileRoot.resolve("scratch/b.sls")).hasContent("b: 2\n");
+        assertThat(fileRoot.resolve("scratch/decoy.sls")).doesNotExist();
         // the condition's regex lets dots through; the root's own check does not
         assertThat(Wire.map(wheel("scratch", Map.of("fun", "file_roots.write", "path", "scratch/../top.sls", "data", "owned")), "data"))
                 .containsEntry("return", "Invalid path: scratch/../top.sls");
