@@ -62,6 +62,11 @@ public final class ConfigFile {
         return values.keySet();
     }
 
+    /** Every key of the file with its value as YAML read it (unmodifiable), for Salt's {@code config.values}. */
+    public Map<String, Object> values() {
+        return Collections.unmodifiableMap(values);
+    }
+
     /** True when the key is present with a value (not absent, not written empty). */
     public boolean has(String key) {
         return values.get(key) != null;

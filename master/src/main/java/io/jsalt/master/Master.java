@@ -54,6 +54,10 @@ import io.jsalt.master.request.RequestFreshness;
 import io.jsalt.master.request.ReturnHandler;
 import io.jsalt.master.request.TokenCommands;
 import io.jsalt.master.request.WheelHandler;
+import io.jsalt.master.wheel.KeyWheel;
+import io.jsalt.master.wheel.MasterWheel;
+import io.jsalt.master.wheel.RootsWheel;
+import io.jsalt.master.wheel.WheelFunctions;
 import io.jsalt.master.runner.JobsRunner;
 import io.jsalt.master.runner.ManageRunner;
 import io.jsalt.master.runner.MinionJobs;
@@ -237,10 +241,11 @@ public final class Master implements AutoCloseable {
             publisher.whenPublished(relay::relay);
         });
         MinionJobs minionJobs = new MinionJobs(targets, jobs, jids, events, publisher, () -> this.config.workerThreads());
+        ManageRunner manage = new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout(),
+                cluster == null ? Set::of : () -> cluster.presence().elsewhere(presenceFreshness()));
         RunnerRegistry runners = new RunnerRegistry(List.of(
                 new JobsRunner(jobs, minionJobs, () -> this.config.timeout()),
-                new ManageRunner(keys, keyAdmin, minionJobs, publishPort::subscribedTopics, () -> this.config.timeout(),
-                        cluster == null ? Set::of : () -> cluster.presence().elsewhere(presenceFreshness())),
+                manage,
                 new TargetRunner(targets),
                 new SupervisorRunner(fleet, targets, publishPort::subscribedTopics, minionJobs, () -> this.config.timeout()),
                 new io.jsalt.master.runner.LastSeenRunner(lastSeen)));
@@ -257,7 +262,11 @@ public final class Master implements AutoCloseable {
         RunnerCommand runnerCommand = new RunnerCommand(clientKey, runners, jids, events, runnerCalls);
         started.push(runnerCommand);
         RunnerCalls wheelCalls = new RunnerCalls();
-        WheelHandler wheel = new WheelHandler(clientKey, keyAdmin, jids, events, wheelCalls);
+        WheelFunctions wheelFunctions = new WheelFunctions(List.of(new KeyWheel(keyAdmin, keys),
+                new RootsWheel("file_roots", () -> this.config.fileRoots()),
+                new RootsWheel("pillar_roots", () -> this.config.pillar().roots()),
+                new MasterWheel(() -> this.config, manage::connected)));
+        WheelHandler wheel = new WheelHandler(clientKey, wheelFunctions, jids, events, wheelCalls);
         started.push(wheel);
         Map<String, ClearCommand> clear = Map.ofEntries(
                 Map.entry("_auth", new AuthHandler(keys, masterKey, sessionKey, events,

@@ -197,7 +197,12 @@ final class Routes {
             }
             throw e;
         }
-        Object ret = answer instanceof Map<?, ?> m && m.get("data") instanceof Map<?, ?> d ? d.get("return") : null;
+        Map<?, ?> data = answer instanceof Map<?, ?> m && m.get("data") instanceof Map<?, ?> d ? d : Map.of();
+        if (Boolean.FALSE.equals(data.get("success"))) {
+            // the master refused what it was given (an invalid id, a keysize out of bounds): the wheel's reason
+            throw ApiException.badRequest(String.valueOf(data.get("return")));
+        }
+        Object ret = data.get("return");
         if (!(ret instanceof Map<?, ?> keys) || !(keys.get("pub") instanceof String pub) || !(keys.get("priv") instanceof String priv)) {
             throw new ApiException(409, "the key of " + mid + " is already accepted (force=true replaces it)");
         }

@@ -240,19 +240,18 @@ public final class LowstateRunner {
         return out;
     }
 
-    /** salt-api's wheel answer: {tag, data: {fun, user, return, success}}; only the key functions exist. */
+    /**
+     * salt-api's wheel answer is the master's as it comes: {@code {"tag": "salt/wheel/<jid>", "data": {fun, jid, tag,
+     * user, _stamp, return, success}}}; a function that failed is {@code success: False} with the reason, a 200 as
+     * salt-api answers it.
+     */
     private Object wheel(Lowstate low, Credentials token) {
         Map<String, Object> reply = asUser(wheelLoad(low, token), token, low);
-        AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), null, "ran");
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("fun", "wheel." + low.fun());
-        data.put("user", token.user());
-        data.put("return", reply.containsKey("return") ? reply.get("return") : reply);
-        data.put("success", true);
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("tag", "salt/wheel/" + low.fun());
-        out.put("data", data);
-        return out;
+        Object data = reply.get("data");
+        String jid = data instanceof Map<?, ?> d && d.get("jid") != null ? String.valueOf(d.get("jid")) : null;
+        boolean ran = data instanceof Map<?, ?> d && Boolean.TRUE.equals(d.get("success"));
+        AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), jid, ran ? "ran" : "failed");
+        return reply;
     }
 
     private static List<String> ids(Object value) {

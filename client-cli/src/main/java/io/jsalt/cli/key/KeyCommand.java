@@ -199,12 +199,22 @@ public final class KeyCommand implements Callable<ExitCode> {
         load.put("cmd", "wheel");
         load.put("fun", fun);
         load.put("match", match);
-        load.put("include_rejected", includeRejected);
-        load.put("include_accepted", includeAccepted);
-        load.put("include_denied", includeDenied);
+        // only the flags the function takes: the master refuses an argument its function does not have, as Salt's wheel
+        if (fun.equals("key.accept")) {
+            load.put("include_rejected", includeRejected);
+            load.put("include_denied", includeDenied);
+        } else if (fun.equals("key.reject")) {
+            load.put("include_accepted", includeAccepted);
+            load.put("include_denied", includeDenied);
+        }
         try (MasterConnection master = MasterConnection.open(config)) {
-            Object ret = master.call(load, Duration.ofSeconds(10)).get("return");
-            return ret instanceof List<?> l ? l : List.of();
+            // Salt's wheel answer: {"tag", "data": {"return", "success", ...}}; a failure is success False
+            Object data = master.call(load, Duration.ofSeconds(10)).get("data");
+            Map<?, ?> answer = data instanceof Map<?, ?> m ? m : Map.of();
+            if (!Boolean.TRUE.equals(answer.get("success"))) {
+                throw new CliException(ExitCode.SOFTWARE, "the master could not " + fun + ": " + answer.get("return"));
+            }
+            return answer.get("return") instanceof List<?> l ? l : List.of();
         }
     }
 

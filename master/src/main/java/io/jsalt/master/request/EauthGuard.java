@@ -118,11 +118,13 @@ public final class EauthGuard implements ClearCommand {
     }
 
     /**
-     * The arguments an argument condition sees: a runner's {@code arg} and {@code kwarg}; for a wheel call,
-     * whose arguments travel as top-level keys ({@code match}, {@code id_}, ...), those keys as keyword arguments.
+     * The arguments an argument condition sees, exactly those the call will run with: a runner's {@code arg} and
+     * {@code kwarg}; for a wheel call, whose arguments travel as top-level keys ({@code match}, {@code id_}, ...),
+     * those keys as keyword arguments, unless the load holds both {@code arg} and {@code kwarg}, which the wheel
+     * then binds instead (as Salt's WheelClient), ignoring the top-level keys.
      */
     private ArgConditions specialArgs(Map<String, Object> load) {
-        if (kind.equals("runner")) {
+        if (kind.equals("runner") || (load.get("arg") instanceof List<?> && load.get("kwarg") instanceof Map<?, ?>)) {
             return ArgConditions.of(load.get("arg"), load.get("kwarg"));
         }
         Map<String, Object> kwargs = new LinkedHashMap<>(load);

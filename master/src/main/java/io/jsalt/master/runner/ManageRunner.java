@@ -167,6 +167,11 @@ public final class ManageRunner implements RunnerModule {
         return out;
     }
 
+    /** The accepted minions manage.present answers: the wheel's {@code minions.connected}. */
+    public List<String> connected() {
+        return present(id -> true);
+    }
+
     /** Connected to this master now, or (in a cluster) seen present lately by another master. */
     List<String> present(Predicate<String> subset) {
         Predicate<String> here = presentHereOrElsewhere();

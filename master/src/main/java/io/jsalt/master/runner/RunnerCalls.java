@@ -9,7 +9,7 @@ import java.util.Optional;
  * The recent runner calls by jid: who ran which function with which arguments. Runner calls are not kept in
  * the job cache (their return goes out on the event bus only), so this is what lets the master tell whether
  * an eauth user may see a {@code salt/run/<jid>/...} event: it is their own call, still within their rights.
- * The master keeps a second one for asynchronous wheel calls ({@code salt/wheel/<jid>/...}), whose function and
+ * The master keeps a second one for wheel calls ({@code salt/wheel/<jid>/...}, both jids of a call), whose function and
  * arguments (the wheel's keyword arguments as {@code kwarg}) are checked against the caller's wheel rights.
  * Bounded (the oldest calls are forgotten first) and in memory: after a restart, or past
  * {@link #CAPACITY} newer calls, a call's events are shown only to readers of the whole bus. Only calls the

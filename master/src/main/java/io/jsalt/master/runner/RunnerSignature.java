@@ -14,6 +14,16 @@ public record RunnerSignature(String fun, List<Parameter> parameters) {
         return new RunnerSignature(fun, List.of(parameters));
     }
 
+    /**
+     * Binds a call's {@code arg} and {@code kwarg} to these parameters with Salt's rules ({@link ArgumentBinder});
+     * also the wheel's, whose functions take keyword arguments as runners do.
+     *
+     * @throws InvalidRunnerArgumentsException in Salt's words, when they do not fit
+     */
+    public RunnerArgs bind(List<Object> arg, java.util.Map<String, Object> kwarg) {
+        return ArgumentBinder.bind(this, arg, kwarg);
+    }
+
     Optional<Parameter> parameter(String name) {
         return parameters.stream().filter(p -> p.name().equals(name)).findFirst();
     }

@@ -78,7 +78,9 @@ class RequestDispatcherFuzzTest {
                     "_auth", new AuthHandler(keys, TestKeys.master(), SESSION, events,
                             () -> new AuthHandler.Policy(false, false, 0, 5, 60), 4505, signIns),
                     "ping", new PingHandler(),
-                    "wheel", new WheelHandler(clientKey, new KeyAdmin(keys, events, () -> { })));
+                    "wheel", new WheelHandler(clientKey, new io.jsalt.master.wheel.WheelFunctions(List.of(
+                            new io.jsalt.master.wheel.KeyWheel(new KeyAdmin(keys, events, () -> { }), keys))),
+                            new Jids(), events, new io.jsalt.master.runner.RunnerCalls()));
             FileServerCommands fileServer = new FileServerCommands(new FileServer(() -> Map.of("base", List.of(files)), () -> 4096));
             Map<String, AesCommand> aes = Map.of(
                     "_return", new ReturnHandler(keys, new MemoryJobCache(), events, new Jids(),
