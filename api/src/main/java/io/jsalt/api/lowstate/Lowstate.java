@@ -10,9 +10,12 @@ import java.util.Map;
  * One lowstate chunk as salt-api receives it: {@code client}, {@code tgt}, {@code tgt_type}, {@code fun},
  * {@code arg}, {@code kwarg}, {@code timeout}, {@code full_return}; other keys are the runner's or wheel's
  * keyword arguments (salt-api passes them through, e.g. {@code jid} for jobs.list_job, {@code match} for keys).
+ *
+ * @param givenArgs whether the chunk had {@code arg} and {@code kwarg} keys: Salt's wheel binds them only when it has
+ *                  both, so a wheel call passes on what was given, not the empty defaults
  */
 public record Lowstate(String client, Object tgt, String tgtType, String fun, List<Object> arg, Map<String, Object> kwarg,
-        Integer timeout, boolean fullReturn, Map<String, Object> extra) {
+        Integer timeout, boolean fullReturn, Map<String, Object> extra, boolean givenArgs) {
 
     static final int MAX_TIMEOUT = 86_400;
     private static final List<String> KNOWN = List.of("client", "tgt", "tgt_type", "fun", "arg", "kwarg", "timeout",
@@ -58,7 +61,8 @@ public record Lowstate(String client, Object tgt, String tgtType, String fun, Li
         });
         String tgtType = chunk.get("tgt_type") == null ? "glob" : String.valueOf(chunk.get("tgt_type"));
         boolean fullReturn = Boolean.TRUE.equals(chunk.get("full_return")) || "true".equalsIgnoreCase(String.valueOf(chunk.get("full_return")));
-        return new Lowstate(client, chunk.get("tgt"), tgtType, fun, args, kwarg, timeout, fullReturn, extra);
+        return new Lowstate(client, chunk.get("tgt"), tgtType, fun, args, kwarg, timeout, fullReturn, extra,
+                chunk.containsKey("arg") && chunk.containsKey("kwarg"));
     }
 
     private static String text(Map<String, Object> chunk, String key) {

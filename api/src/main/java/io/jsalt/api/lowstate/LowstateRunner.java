@@ -213,9 +213,16 @@ public final class LowstateRunner {
         return reply.get("return");
     }
 
-    /** A wheel call as the user: the function's arguments are the chunk's other keys, as Salt's wheel takes them. */
+    /**
+     * A wheel call as the user: the function's arguments are the chunk's other keys, or its {@code arg} and
+     * {@code kwarg} when it has both, as Salt's wheel takes them (salt-api passes the chunk on as it is).
+     */
     private Map<String, Object> wheelLoad(Lowstate low, Credentials token) {
         Map<String, Object> load = new LinkedHashMap<>(low.extra());
+        if (low.givenArgs()) {
+            load.put("arg", low.arg());
+            load.put("kwarg", low.kwarg());
+        }
         load.put("cmd", "wheel");
         load.put("fun", low.fun());
         load.putAll(token.proof());
@@ -232,7 +239,7 @@ public final class LowstateRunner {
         Map<String, Object> load = wheelLoad(low, token);
         load.put("asynchronous", true);
         Map<String, Object> reply = asUser(load, token, low);
-        AuditLog.action(token.user(), token.eauth(), "wheel_async", low.fun(), low.extra().get("match"), Wire.string(reply, "jid"),
+        AuditLog.action(token.user(), token.eauth(), "wheel_async", low.fun(), wheelTarget(low), Wire.string(reply, "jid"),
                 "started");
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("tag", reply.get("tag"));
@@ -250,8 +257,13 @@ public final class LowstateRunner {
         Object data = reply.get("data");
         String jid = data instanceof Map<?, ?> d && d.get("jid") != null ? String.valueOf(d.get("jid")) : null;
         boolean ran = data instanceof Map<?, ?> d && Boolean.TRUE.equals(d.get("success"));
-        AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), low.extra().get("match"), jid, ran ? "ran" : "failed");
+        AuditLog.action(token.user(), token.eauth(), "wheel", low.fun(), wheelTarget(low), jid, ran ? "ran" : "failed");
         return reply;
+    }
+
+    /** What a wheel call names ({@code match}), for the audit line. */
+    private static Object wheelTarget(Lowstate low) {
+        return low.extra().containsKey("match") ? low.extra().get("match") : low.kwarg().get("match");
     }
 
     private static List<String> ids(Object value) {

@@ -134,6 +134,9 @@ class WheelShapesVsSaltApiTest {
                 "{\"fun\":\"key.list\",\"match\":\"acc\"}",
                 "{\"fun\":\"key.name_match\",\"match\":\"m*\"}",
                 "{\"fun\":\"key.name_match\",\"match\":\"zz*\"}",
+                // salt-api passes arg and kwarg on, and Salt's wheel binds them when it has both
+                "{\"fun\":\"key.name_match\",\"arg\":[\"m*\"],\"kwarg\":{}}",
+                "{\"fun\":\"key.name_match\",\"arg\":[],\"kwarg\":{\"match\":\"m*\"}}",
                 "{\"fun\":\"key.finger\",\"match\":\"m1\"}",
                 "{\"fun\":\"key.finger\",\"match\":\"*\"}",
                 "{\"fun\":\"key.finger_master\"}",
@@ -160,7 +163,9 @@ class WheelShapesVsSaltApiTest {
         String s = login(salt);
         String j = login(jsalt);
         for (String call : List.of("{\"fun\":\"nosuch.fun\"}", "{\"fun\":\"file_roots.write\",\"path\":\"x.sls\"}",
-                "{\"fun\":\"error.error\",\"name\":\"Exception\",\"message\":\"boom\"}")) {
+                "{\"fun\":\"error.error\",\"name\":\"Exception\",\"message\":\"boom\"}",
+                // a kwarg without an arg is not bound (Salt's wheel takes the chunk's own keys then): no match
+                "{\"fun\":\"key.name_match\",\"kwarg\":{\"match\":\"m*\"}}")) {
             Map<String, Object> fromSalt = wheel(salt, s, call);
             Map<String, Object> fromJsalt = wheel(jsalt, j, call);
             assertThat(fromJsalt.get("success")).as(call).isEqualTo(fromSalt.get("success")).isEqualTo(false);
