@@ -43,9 +43,12 @@ async function act(id, state, action, options) {
     status('Nothing changed.');
     return;
   }
-  const changed = await wheel('key.' + action, Object.assign({ match: id }, options));
-  const ids = Array.isArray(changed) ? changed.map(String) : [];
-  status(ids.includes(id) ? 'The key of ' + id + ' is ' + PAST[action] + '.' : 'The master changed nothing (the key may have moved meanwhile).');
+  // Salt's answer: where the keys matching the id are afterwards ({minions: [...]}, {} once deleted)
+  const afterwards = await wheel('key.' + action, Object.assign({ match: id }, options)) || {};
+  const holds = (folder) => Array.isArray(afterwards[folder]) && afterwards[folder].map(String).includes(id);
+  const done = action === 'delete' ? !Object.keys(afterwards).some(holds)
+    : holds(action === 'accept' ? 'minions' : 'minions_rejected');
+  status(done ? 'The key of ' + id + ' is ' + PAST[action] + '.' : 'The master changed nothing (the key may have moved meanwhile).');
   await load(false);
 }
 

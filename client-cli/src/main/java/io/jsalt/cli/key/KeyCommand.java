@@ -176,7 +176,8 @@ public final class KeyCommand implements Callable<ExitCode> {
             stdout.println("Nothing was changed.");
             return ExitCode.OK;
         }
-        List<?> done = MasterConnection.isListening(config) ? viaMaster(config, fun, match) : viaStore(store, fun, match);
+        List<?> done = MasterConnection.isListening(config) ? changed(fun, candidates, viaMaster(config, fun, match))
+                : viaStore(store, fun, match);
         for (Object id : done) {
             stdout.println("Key for minion " + id + " " + verb.toLowerCase() + (verb.endsWith("e") ? "d" : "ed") + ".");
         }
@@ -194,7 +195,23 @@ public final class KeyCommand implements Callable<ExitCode> {
         };
     }
 
-    private List<?> viaMaster(MasterConfig config, String fun, String match) {
+    /**
+     * The candidates the master moved, read from Salt's answer (where the matching keys are afterwards): for
+     * accept and reject, those now in the folder of that state; for delete, those no longer anywhere.
+     */
+    static List<String> changed(String fun, Map<KeyState, List<String>> candidates, Map<?, ?> afterwards) {
+        List<String> all = candidates.values().stream().flatMap(List::stream).toList();
+        if (fun.equals("key.delete")) {
+            return all.stream().filter(id -> afterwards.values().stream()
+                    .noneMatch(ids -> ids instanceof List<?> l && l.contains(id))).toList();
+        }
+        KeyState target = fun.equals("key.accept") ? KeyState.ACCEPTED : KeyState.REJECTED;
+        Object now = afterwards.get(target.folder());
+        return all.stream().filter(id -> candidates.get(target) == null || !candidates.get(target).contains(id))
+                .filter(id -> now instanceof List<?> l && l.contains(id)).toList();
+    }
+
+    private Map<?, ?> viaMaster(MasterConfig config, String fun, String match) {
         Map<String, Object> load = new LinkedHashMap<>();
         load.put("cmd", "wheel");
         load.put("fun", fun);
@@ -214,7 +231,7 @@ public final class KeyCommand implements Callable<ExitCode> {
             if (!Boolean.TRUE.equals(answer.get("success"))) {
                 throw new CliException(ExitCode.SOFTWARE, "the master could not " + fun + ": " + answer.get("return"));
             }
-            return answer.get("return") instanceof List<?> l ? l : List.of();
+            return answer.get("return") instanceof Map<?, ?> m ? m : Map.of();
         }
     }
 

@@ -159,6 +159,29 @@ class WheelShapesVsSaltApiTest {
     }
 
     @Test
+    void acceptRejectAndDeleteAnswerWhereTheMatchingKeysAreAfterwardsAsSaltsDo() throws Exception {
+        String s = login(salt);
+        String j = login(jsalt);
+        for (String call : List.of(
+                "{\"fun\":\"key.gen_accept\",\"id_\":\"kg1\"}",
+                "{\"fun\":\"key.reject\",\"match\":\"kg1\"}",
+                "{\"fun\":\"key.reject\",\"match\":\"kg1\",\"include_accepted\":true}",
+                "{\"fun\":\"key.accept\",\"match\":\"kg1\"}",
+                "{\"fun\":\"key.accept\",\"match\":\"kg*\",\"include_rejected\":true}",
+                "{\"fun\":\"key.delete\",\"match\":\"kg1\"}",
+                "{\"fun\":\"key.delete\",\"match\":\"kg1\"}")) {
+            Map<String, Object> fromSalt = wheel(salt, s, call);
+            Map<String, Object> fromJsalt = wheel(jsalt, j, call);
+            assertThat(fromJsalt.get("success")).as(call).isEqualTo(fromSalt.get("success")).isEqualTo(true);
+            if (call.contains("gen_accept")) {
+                assertThat(shape(fromJsalt.get("return"))).as(call).isEqualTo(shape(fromSalt.get("return")));
+            } else {
+                assertThat(fromJsalt.get("return")).as(call).isEqualTo(fromSalt.get("return"));
+            }
+        }
+    }
+
+    @Test
     void failuresAreSuccessFalseWithAReasonOnBothSides() throws Exception {
         String s = login(salt);
         String j = login(jsalt);

@@ -62,13 +62,22 @@ public final class KeyWheel implements RunnerModule {
                         "Return the keys whose id matches the glob (or comma-separated globs), by status.",
                         a -> nameMatch(a.string("match"), false)),
                 new RunnerFunction(RunnerSignature.of("key.accept", match, optional("include_rejected", Type.BOOLEAN, false),
-                        optional("include_denied", Type.BOOLEAN, false)), "Accept the matching pending keys.",
-                        a -> admin.accept(a.string("match"), a.bool("include_rejected"), a.bool("include_denied"))),
+                        optional("include_denied", Type.BOOLEAN, false)), "Accept the matching pending keys; return where the matching keys are then.",
+                        a -> {
+                            admin.accept(a.string("match"), a.bool("include_rejected"), a.bool("include_denied"));
+                            return afterwards(a.string("match"));
+                        }),
                 new RunnerFunction(RunnerSignature.of("key.reject", match, optional("include_accepted", Type.BOOLEAN, false),
-                        optional("include_denied", Type.BOOLEAN, false)), "Reject the matching pending keys.",
-                        a -> admin.reject(a.string("match"), a.bool("include_accepted"), a.bool("include_denied"))),
-                new RunnerFunction(RunnerSignature.of("key.delete", match), "Delete the matching keys.",
-                        a -> admin.delete(a.string("match"))),
+                        optional("include_denied", Type.BOOLEAN, false)), "Reject the matching pending keys; return where the matching keys are then.",
+                        a -> {
+                            admin.reject(a.string("match"), a.bool("include_accepted"), a.bool("include_denied"));
+                            return afterwards(a.string("match"));
+                        }),
+                new RunnerFunction(RunnerSignature.of("key.delete", match), "Delete the matching keys; return what still matches.",
+                        a -> {
+                            admin.delete(a.string("match"));
+                            return afterwards(a.string("match"));
+                        }),
                 new RunnerFunction(RunnerSignature.of("key.finger", match, hashType),
                         "Return the fingerprints of the matching keys, by status.",
                         a -> finger(a.string("match"), a.string("hash_type"))),
@@ -86,6 +95,14 @@ public final class KeyWheel implements RunnerModule {
                         "Return a new key pair {pub, priv} whose public half is accepted for id_; {} if id_ is already "
                                 + "accepted and not force.",
                         a -> admin.genAccept(a.string("id_"), bits(a.integer("keysize")), a.bool("force"))));
+    }
+
+    /**
+     * Salt's answer to accept, reject and delete: where the keys matching the glob are once the change is made
+     * ({@code name_match}), not the ids changed (the master logs and fires those).
+     */
+    private Map<String, List<String>> afterwards(String match) {
+        return nameMatch(match, false);
     }
 
     /** Salt's list_status: the status named by the word's start; {@code all} is list_all; others, nothing. */

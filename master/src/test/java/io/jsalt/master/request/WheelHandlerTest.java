@@ -83,7 +83,8 @@ class WheelHandlerTest {
         assertThat(answer.get("tag")).isEqualTo("salt/wheel/" + jid);
         assertThat(data).containsOnlyKeys("fun", "jid", "tag", "user", "_stamp", "return", "success")
                 .containsEntry("fun", "wheel.key.accept").containsEntry("tag", "salt/wheel/" + jid).containsEntry("user", "root")
-                .containsEntry("return", List.of("web1", "web2")).containsEntry("success", true);
+                .containsEntry("return", Map.of("minions", List.of("web1", "web2"), "minions_rejected", List.of("web3")))
+                .containsEntry("success", true);
         assertThat(keys.list(KeyState.ACCEPTED)).containsExactly("db1", "web1", "web2");
         assertThat(keys.stateOf("web3")).contains(KeyState.REJECTED);
         assertThat(events.acts("salt/key")).containsExactly("accept", "accept");
@@ -94,7 +95,7 @@ class WheelHandlerTest {
         Map<String, Object> load = call("key.accept", "web3");
         load.put("include_rejected", 1L);
 
-        assertThat(result(send(load))).isEqualTo(List.of("web3"));
+        assertThat(result(send(load))).isEqualTo(Map.of("minions", List.of("web3")));
         assertThat(keys.stateOf("web3")).contains(KeyState.ACCEPTED);
     }
 
@@ -103,11 +104,12 @@ class WheelHandlerTest {
         String before = session.keyString();
         Map<String, Object> load = call("key.reject", "db1");
 
-        assertThat(result(send(load))).isEqualTo(List.of());
+        // Salt's answer: where the matching keys are afterwards, changed or not
+        assertThat(result(send(load))).isEqualTo(Map.of("minions", List.of("db1")));
         assertThat(revocations).hasValue(0);
 
         load.put("include_accepted", true);
-        assertThat(result(send(load))).isEqualTo(List.of("db1"));
+        assertThat(result(send(load))).isEqualTo(Map.of("minions_rejected", List.of("db1")));
 
         assertThat(keys.stateOf("db1")).contains(KeyState.REJECTED);
         assertThat(revocations).hasValue(1);
@@ -119,7 +121,7 @@ class WheelHandlerTest {
     void deletingAPendingKeyKeepsTheSessionKey() {
         String before = session.keyString();
 
-        assertThat(result(send(call("key.delete", "web1")))).isEqualTo(List.of("web1"));
+        assertThat(result(send(call("key.delete", "web1")))).isEqualTo(Map.of());
 
         assertThat(keys.stateOf("web1")).isEmpty();
         assertThat(session.keyString()).isEqualTo(before);
@@ -130,7 +132,7 @@ class WheelHandlerTest {
     void deletingAnAcceptedKeyRotatesTheSessionKey() {
         String before = session.keyString();
 
-        assertThat(result(send(call("key.delete", "db*")))).isEqualTo(List.of("db1"));
+        assertThat(result(send(call("key.delete", "db*")))).isEqualTo(Map.of());
 
         assertThat(session.keyString()).isNotEqualTo(before);
         assertThat(revocations).hasValue(1);
@@ -229,7 +231,7 @@ class WheelHandlerTest {
         both.remove("match");
         both.put("arg", List.of("web1"));
         both.put("kwarg", Map.of("include_rejected", false));
-        assertThat(result(send(both))).isEqualTo(List.of("web1"));
+        assertThat(result(send(both))).isEqualTo(Map.of("minions", List.of("web1")));
     }
 
     @Test
@@ -302,7 +304,7 @@ class WheelHandlerTest {
                 .doesNotContainKey("tag");
         Map<String, Object> finished = events.tagged("salt/wheel/" + jid + "/ret").get(0).data();
         assertThat(finished).containsEntry("fun", "wheel.key.accept").containsEntry("user", "ops")
-                .containsEntry("return", List.of("web1")).containsEntry("success", true);
+                .containsEntry("return", Map.of("minions", List.of("web1"))).containsEntry("success", true);
         // and the master's own pair, under a jid of its own, with the tag
         List<String> tags = events.tags().stream().filter(t -> t.startsWith("salt/wheel/") && !t.contains(jid)).toList();
         assertThat(tags).hasSize(2);
