@@ -48,6 +48,8 @@ class WebSocketVsSaltApiTest {
     private Processes processes;
     private int saltPort;
     private int jsaltPort;
+    private SaltSide salt;
+    private JsaltSide jsalt;
 
     @BeforeAll
     void startBothSides(@TempDir Path root) throws Exception {
@@ -60,10 +62,10 @@ class WebSocketVsSaltApiTest {
         saltPort = saltHold.getLocalPort();
         jsaltPort = jsaltHold.getLocalPort();
 
-        SaltSide salt = new SaltSide(processes, root.resolve("s"));
+        salt = new SaltSide(processes, root.resolve("s"));
         salt.startMaster(apiConfig(saltPort, users).toArray(String[]::new));
         salt.startMinion(MINION, salt.publishPort(), salt.retPort());
-        JsaltSide jsalt = new JsaltSide(processes, root.resolve("j"));
+        jsalt = new JsaltSide(processes, root.resolve("j"));
         jsalt.startMaster(apiConfig(jsaltPort, users).toArray(String[]::new));
         jsalt.startMinion(MINION, jsalt.publishPort(), jsalt.retPort());
         saltHold.close();
@@ -173,8 +175,34 @@ class WebSocketVsSaltApiTest {
         }
     }
 
-    /** Opens {@code /ws/<token>}, says a word and the ready message, runs a local_async test.ping, and waits for its return. */
+    @Test
+    void aJobOfRootReachesTheSaltApiSocketOfAnyUserButNotTheJsaltApiOneOfAUserWithoutEvents() throws Exception {
+        // jsalt's deliberate difference: a user without @events reads only the events of their own jobs
+        // (event_access); salt-api streams the whole bus, root's jobs included, to any valid token
+        Conversation s = pingOver(saltPort, "", () -> assertThat(salt.salt(MINION, "test.echo", "by-root", "--out", "json",
+                "--static", "-t", "30").stdout()).contains("by-root"));
+        Conversation j = pingOver(jsaltPort, "", () -> assertThat(jsalt.jsalt(MINION, "test.echo", "by-root", "--out", "json",
+                "--static", "-t", "30").stdout()).contains("by-root"));
+        // the bus is streamed in order: root's job came before the user's own return, which both sockets got
+        assertThat(String.join("", s.events())).contains("\"fun\": \"test.echo\"").contains("by-root");
+        assertThat(String.join("", j.events())).doesNotContain("by-root").doesNotContain("test.echo");
+        assertThat(j.jobEvents()).hasSize(2);
+    }
+
+    /** Something done on one side while its socket streams, before the user's job. */
+    private interface Step {
+        void run() throws Exception;
+    }
+
     private Conversation pingOver(int port, String query) throws Exception {
+        return pingOver(port, query, () -> { });
+    }
+
+    /**
+     * Opens {@code /ws/<token>}, says a word and the ready message, does {@code before}, runs a local_async
+     * test.ping as the user, and waits for its return.
+     */
+    private Conversation pingOver(int port, String query, Step before) throws Exception {
         String token = login(port);
         Collector frames = new Collector();
         WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
@@ -184,6 +212,7 @@ class WebSocketVsSaltApiTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> frames.texts.size() == 1);
             ws.sendText(READY, true).get(10, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(30)).until(() -> frames.texts.size() == 2);
+            before.run();
             String answer = lowstate(port, token, "{\"client\":\"local_async\",\"tgt\":\"" + MINION + "\",\"fun\":\"test.ping\"}");
             String jid = String.valueOf(((Map<?, ?>) ((List<?>) Json.object(answer).get("return")).get(0)).get("jid"));
             assertThat(jid).as(answer).matches("\\d{20}");
