@@ -98,35 +98,38 @@ class WebSocketVsSaltApiTest {
 
     @Test
     void rawEventsOfAJobArriveAsTheSameDataFramesWithTheSameTagsAndShapes() throws Exception {
-        Conversation salt = pingOver(saltPort, "");
-        Conversation jsalt = pingOver(jsaltPort, "");
-        for (Conversation c : List.of(salt, jsalt)) {
+        Conversation fromSalt = pingOver(saltPort, "");
+        Conversation fromJsalt = pingOver(jsaltPort, "");
+        for (Conversation c : List.of(fromSalt, fromJsalt)) {
             // salt-api's SynchronizingWebsocket answers every message, the ready one included, before any event
             assertThat(c.frames.subList(0, 2)).as(c.side).containsExactly(RECEIVED, RECEIVED);
             assertThat(c.events()).as(c.side).allSatisfy(f -> assertThat(f).startsWith("data: {").endsWith("}\n\n"));
         }
-        // salt-master fires {"minions"} under the bare jid before salt/job/<jid>/new; jsalt-master does not (yet)
-        assertThat(salt.jobEvents()).extracting(e -> e.get("tag"))
-                .containsExactly("<jid>", "salt/job/<jid>/new", "salt/job/<jid>/ret/" + MINION);
-        assertThat(salt.jobEvents().get(0).get("data")).isEqualTo(Map.of("_stamp", "String", "minions", List.of("String")));
-        assertThat(jsalt.jobEvents()).extracting(e -> e.get("tag")).containsExactly("salt/job/<jid>/new", "salt/job/<jid>/ret/" + MINION);
-        assertThat(jsalt.jobEvents()).extracting(e -> e.get("keys")).containsOnly(List.of("data", "tag"));
+        // the publish's announcement under the bare jid, the new-job event and the return, in that order on both
+        for (Conversation c : List.of(fromSalt, fromJsalt)) {
+            assertThat(c.jobEvents()).as(c.side).extracting(e -> e.get("tag"))
+                    .containsExactly("<jid>", "salt/job/<jid>/new", "salt/job/<jid>/ret/" + MINION);
+            assertThat(c.jobEvents()).as(c.side).extracting(e -> e.get("keys")).containsOnly(List.of("data", "tag"));
+        }
+        assertThat(fromJsalt.jobEvents().get(0)).isEqualTo(fromSalt.jobEvents().get(0));
+        assertThat(fromSalt.jobEvents().get(0).get("data")).isEqualTo(Map.of("_stamp", "String", "minions", List.of("String")));
+        assertThat(fromJsalt.rawData(fromJsalt.jid).get("minions")).isEqualTo(fromSalt.rawData(fromSalt.jid).get("minions")).isEqualTo(List.of(MINION));
 
         // the new-job event: the same keys; jsalt-master's eauth guard publishes to the list of minions it checked,
         // and that list is what its event (and job record) shows as the target
-        Map<?, ?> saltNew = salt.rawData("salt/job/" + salt.jid + "/new");
-        Map<?, ?> jsaltNew = jsalt.rawData("salt/job/" + jsalt.jid + "/new");
-        assertThat(without(jsalt.jobEvents().get(0), "tgt")).isEqualTo(without(salt.jobEvents().get(1), "tgt"));
+        Map<?, ?> saltNew = fromSalt.rawData("salt/job/" + fromSalt.jid + "/new");
+        Map<?, ?> jsaltNew = fromJsalt.rawData("salt/job/" + fromJsalt.jid + "/new");
+        assertThat(without(fromJsalt.jobEvents().get(1), "tgt")).isEqualTo(without(fromSalt.jobEvents().get(1), "tgt"));
         assertThat(List.of(saltNew.get("tgt"), saltNew.get("tgt_type"))).containsExactly(MINION, "glob");
         assertThat(List.of(jsaltNew.get("tgt"), jsaltNew.get("tgt_type"))).containsExactly(List.of(MINION), "list");
 
         // the return: Salt's carries the publishing user (salt-minion copies it in), jsalt-master's adds "verified"
         // (whether the minion signed its return, docs/interop.md)
-        Map<String, Object> saltRet = without(salt.jobEvents().get(2), "user");
-        Map<String, Object> jsaltRet = without(jsalt.jobEvents().get(1), "verified");
+        Map<String, Object> saltRet = without(fromSalt.jobEvents().get(2), "user");
+        Map<String, Object> jsaltRet = without(fromJsalt.jobEvents().get(2), "verified");
         assertThat(jsaltRet).isEqualTo(saltRet);
-        assertThat(salt.rawData("salt/job/" + salt.jid + "/ret/" + MINION).get("user")).isEqualTo("thatch");
-        Map<?, ?> jsaltRetData = jsalt.rawData("salt/job/" + jsalt.jid + "/ret/" + MINION);
+        assertThat(fromSalt.rawData("salt/job/" + fromSalt.jid + "/ret/" + MINION).get("user")).isEqualTo("thatch");
+        Map<?, ?> jsaltRetData = fromJsalt.rawData("salt/job/" + fromJsalt.jid + "/ret/" + MINION);
         assertThat(jsaltRetData.containsKey("user")).isFalse();
         assertThat(jsaltRetData.get("verified")).isInstanceOf(Boolean.class);
     }
@@ -141,15 +144,15 @@ class WebSocketVsSaltApiTest {
 
     @Test
     void formatEventsSendsTheSameRunningAndCompleteJobViews() throws Exception {
-        Conversation salt = pingOver(saltPort, "?format_events");
-        Conversation jsalt = pingOver(jsaltPort, "?format_events");
+        Conversation fromSalt = pingOver(saltPort, "?format_events");
+        Conversation fromJsalt = pingOver(jsaltPort, "?format_events");
         // the same views but for the target, which is the one of the new-job event (see the raw test above)
-        assertThat(jsalt.jobViews()).extracting(v -> withoutTgt(v)).isEqualTo(salt.jobViews().stream().map(v -> withoutTgt(v)).toList());
-        assertThat(salt.jobViews()).extracting(v -> v.get("tgt")).containsOnly("String");
-        assertThat(jsalt.jobViews()).extracting(v -> v.get("tgt")).containsOnly(List.of("String"));
-        List<Map<String, Object>> views = salt.jobViews();
+        assertThat(fromJsalt.jobViews()).extracting(v -> withoutTgt(v)).isEqualTo(fromSalt.jobViews().stream().map(v -> withoutTgt(v)).toList());
+        assertThat(fromSalt.jobViews()).extracting(v -> v.get("tgt")).containsOnly("String");
+        assertThat(fromJsalt.jobViews()).extracting(v -> v.get("tgt")).containsOnly(List.of("String"));
+        List<Map<String, Object>> views = fromSalt.jobViews();
         assertThat(views).extracting(v -> v.get("state")).containsExactly("String", "String");
-        for (Conversation c : List.of(salt, jsalt)) {
+        for (Conversation c : List.of(fromSalt, fromJsalt)) {
             // the raw state values, which shapes do not show: running at new, complete once the one minion returned
             assertThat(c.jobStates()).as(c.side).containsExactly("running", "complete");
         }
@@ -186,7 +189,7 @@ class WebSocketVsSaltApiTest {
         // the bus is streamed in order: root's job came before the user's own return, which both sockets got
         assertThat(String.join("", s.events())).contains("\"fun\": \"test.echo\"").contains("by-root");
         assertThat(String.join("", j.events())).doesNotContain("by-root").doesNotContain("test.echo");
-        assertThat(j.jobEvents()).hasSize(2);
+        assertThat(j.jobEvents()).hasSize(3);
     }
 
     /** Something done on one side while its socket streams, before the user's job. */
