@@ -113,7 +113,8 @@ class WebSocketVsSaltApiTest {
         }
         assertThat(fromJsalt.jobEvents().get(0)).isEqualTo(fromSalt.jobEvents().get(0));
         assertThat(fromSalt.jobEvents().get(0).get("data")).isEqualTo(Map.of("_stamp", "String", "minions", List.of("String")));
-        assertThat(fromJsalt.rawData(fromJsalt.jid).get("minions")).isEqualTo(fromSalt.rawData(fromSalt.jid).get("minions")).isEqualTo(List.of(MINION));
+        assertThat(fromJsalt.rawData(fromJsalt.jid).get("minions")).isEqualTo(fromSalt.rawData(fromSalt.jid).get("minions"))
+                .isEqualTo(List.of(MINION));
 
         // the new-job event: the same keys; jsalt-master's eauth guard publishes to the list of minions it checked,
         // and that list is what its event (and job record) shows as the target
@@ -147,7 +148,8 @@ class WebSocketVsSaltApiTest {
         Conversation fromSalt = pingOver(saltPort, "?format_events");
         Conversation fromJsalt = pingOver(jsaltPort, "?format_events");
         // the same views but for the target, which is the one of the new-job event (see the raw test above)
-        assertThat(fromJsalt.jobViews()).extracting(v -> withoutTgt(v)).isEqualTo(fromSalt.jobViews().stream().map(v -> withoutTgt(v)).toList());
+        assertThat(fromJsalt.jobViews()).extracting(v -> withoutTgt(v))
+                .isEqualTo(fromSalt.jobViews().stream().map(v -> withoutTgt(v)).toList());
         assertThat(fromSalt.jobViews()).extracting(v -> v.get("tgt")).containsOnly("String");
         assertThat(fromJsalt.jobViews()).extracting(v -> v.get("tgt")).containsOnly(List.of("String"));
         List<Map<String, Object>> views = fromSalt.jobViews();

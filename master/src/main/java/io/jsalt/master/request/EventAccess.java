@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * that an eauth user reads only their own jobs ({@code job_returns}). The answer:
  * {@code {"name", "all", "readable"}}: {@code all} when the user reads everything (the {@code @events} right, or
  * {@code eauth_events: all} in the master config, which restores salt-api's behaviour); {@code readable} for the
- * tag asked about: a {@code salt/job/<jid>/...} event (or the bare {@code <jid>} announcement of a publish) when the job is theirs and within their rights now (as
+ * tag asked about: a {@code salt/job/<jid>/...} event (or the bare {@code <jid>} announcement of a publish) when
+ * the job is theirs and within their rights now (as
  * {@code job_returns}), a {@code salt/run/<jid>/...} event when the runner call was theirs and still allowed, a
  * {@code salt/wheel/<jid>/...} event (wheel_async) when the wheel call was theirs and still allowed, any other event
  * only with {@code all}. A dead token is the usual token error, so the API ends the stream.
