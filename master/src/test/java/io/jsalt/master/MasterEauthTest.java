@@ -229,6 +229,9 @@ class MasterEauthTest {
         assertThat(eventAccess(deploy, "salt/job/" + own + "/new")).containsEntry("readable", true);
         assertThat(eventAccess(deploy, "salt/job/" + own + "/ret/web1")).containsEntry("readable", true);
         assertThat(eventAccess(deploy, "salt/job/" + others + "/ret/db1")).containsEntry("readable", false);
+        // the publish's announcement under the bare jid follows the job
+        assertThat(eventAccess(deploy, own)).containsEntry("readable", true);
+        assertThat(eventAccess(deploy, others)).containsEntry("readable", false);
         assertThat(eventAccess(deploy, "salt/auth")).containsEntry("readable", false);
         assertThat(eventAccess(deploy, "salt/run/" + runnerJid + "/ret")).containsEntry("readable", false);
         assertThat(eventAccess(ops, "salt/run/" + runnerJid + "/ret")).containsEntry("readable", true);

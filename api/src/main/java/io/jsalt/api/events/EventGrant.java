@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 /**
  * What a token's event streams ({@code GET /events}, {@code GET /ws}) may show, as the master decides it
  * ({@code event_access}): this class only asks and remembers. A user who reads everything ({@code @events}, or {@code eauth_events: all}) gets
- * every event; otherwise the events of their own jobs ({@code salt/job/<jid>/...}, {@code salt/run/<jid>/...},
+ * every event; otherwise the events of their own jobs ({@code <jid>}, {@code salt/job/<jid>/...}, {@code salt/run/<jid>/...},
  * {@code salt/wheel/<jid>/...}),
  * asked once per job, and nothing else. {@link #refresh} asks again from scratch (and finds a dead token):
  * rights taken away end in the streams within one refresh. Used by one thread at a time: the token's
@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 public final class EventGrant {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final Pattern JOB_TAG = Pattern.compile("(salt/(?:job|run|wheel)/\\d{20})(?:/.*)?");
+    private static final Pattern BARE_JID = Pattern.compile("\\d{20}");
     /** Jobs remembered per stream; past that the oldest answer is asked again. */
     private static final int REMEMBERED = 1024;
 
@@ -59,14 +60,16 @@ public final class EventGrant {
             return true;
         }
         Matcher m = JOB_TAG.matcher(tag);
-        if (!m.matches()) {
+        boolean bareJid = BARE_JID.matcher(tag).matches(); // a publish's {"minions"} announcement, as Salt's master fires it
+        if (!m.matches() && !bareJid) {
             return false;
         }
-        Boolean known = jobs.get(m.group(1));
+        String job = bareJid ? "salt/job/" + tag : m.group(1);
+        Boolean known = jobs.get(job);
         if (known == null) {
             Map<String, Object> answer = ask(tag);
             known = answer != null && Boolean.TRUE.equals(answer.get("readable"));
-            jobs.put(m.group(1), known);
+            jobs.put(job, known);
         }
         return known;
     }

@@ -96,6 +96,8 @@ class WebSocketEventsTest {
         assertThat(event.get("tag")).isEqualTo(tag);
         assertThat(((Map<?, ?>) event.get("data")).get("return")).isEqualTo("ws");
         assertThat(frames).anyMatch(f -> f.contains("\"tag\":\"salt/job/" + ownJid + "/new\""));
+        // Salt's announcement under the bare jid is the job's too (the other user's is not shown: no frame has its jid)
+        assertThat(frames).anyMatch(f -> f.contains("\"tag\":\"" + ownJid + "\"") && f.contains("\"minions\":[\"" + MINION + "\"]"));
         assertThat(frames).noneMatch(f -> f.contains(othersJid));
         ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
     }

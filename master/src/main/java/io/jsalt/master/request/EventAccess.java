@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * that an eauth user reads only their own jobs ({@code job_returns}). The answer:
  * {@code {"name", "all", "readable"}}: {@code all} when the user reads everything (the {@code @events} right, or
  * {@code eauth_events: all} in the master config, which restores salt-api's behaviour); {@code readable} for the
- * tag asked about: a {@code salt/job/<jid>/...} event when the job is theirs and within their rights now (as
+ * tag asked about: a {@code salt/job/<jid>/...} event (or the bare {@code <jid>} announcement of a publish) when
+ * the job is theirs and within their rights now (as
  * {@code job_returns}), a {@code salt/run/<jid>/...} event when the runner call was theirs and still allowed, a
  * {@code salt/wheel/<jid>/...} event (wheel_async) when the wheel call was theirs and still allowed, any other event
  * only with {@code all}. A dead token is the usual token error, so the API ends the stream.
@@ -70,11 +71,12 @@ public final class EventAccess implements ClearCommand {
 
     private boolean ownJob(Eauth.Caller caller, String tag) {
         Matcher m = JOB_TAG.matcher(tag);
-        if (!m.matches()) {
+        boolean bareJid = tag.matches("\\d{20}"); // the publish's {"minions"} announcement, a job's event too
+        if (!m.matches() && !bareJid) {
             return false;
         }
-        String jid = m.group(2);
-        if (m.group(1).equals("job")) {
+        String jid = bareJid ? tag : m.group(2);
+        if (bareJid || m.group(1).equals("job")) {
             return jobs.job(jid).map(job -> rule.mayRead(caller, job)).orElse(false);
         }
         if (m.group(1).equals("wheel")) {

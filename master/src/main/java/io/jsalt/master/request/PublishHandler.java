@@ -63,6 +63,9 @@ public final class PublishHandler implements ClearCommand {
         String jid = jids.next();
         jobs.saveJob(new Job(jid, req.fun(), req.arg(), req.tgt(), req.tgtType(), req.user(), minions, Instant.now()));
 
+        // Salt's master announces the targeted minions under the bare jid first (master.py _prep_pub); salt-api's
+        // event streams show it
+        events.fire(jid, Map.of("minions", minions));
         Map<String, Object> created = new LinkedHashMap<>();
         created.put("jid", jid);
         created.put("tgt_type", req.tgtType());

@@ -200,7 +200,10 @@ class PublishHandlerTest {
 
         String jid = Wire.string(load, "jid");
         EventFrame created = events.tagged("salt/job/" + jid + "/new").get(0);
-        assertThat(events.all()).hasSize(1);
+        // first Salt's announcement under the bare jid: the minions targeted
+        assertThat(events.all()).hasSize(2);
+        assertThat(events.all().get(0).tag()).isEqualTo(jid);
+        assertThat(events.all().get(0).data()).containsEntry("minions", List.of("web1")).containsKey("_stamp").hasSize(2);
         assertThat(created.data()).containsEntry("jid", jid).containsEntry("tgt_type", "list")
                 .containsEntry("tgt", List.of("web1", "ghost")).containsEntry("user", "root")
                 .containsEntry("fun", "test.ping").containsEntry("arg", List.of())
