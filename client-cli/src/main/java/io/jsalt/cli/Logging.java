@@ -163,10 +163,14 @@ public final class Logging {
         return replacement;
     }
 
-    /** The audit logger logs at INFO whatever the root's level; its lines also reach the log file if its level lets them. */
+    /**
+     * With an audit file, the audit logger logs at INFO whatever the root's level, and there only (not in the log
+     * file, which may be readable by more than the operator).
+     */
     private Appender<ILoggingEvent> swapAudit(Appender<ILoggingEvent> old, Appender<ILoggingEvent> replacement) {
         ch.qos.logback.classic.Logger logger = ctx.getLogger(AUDIT_LOGGER);
         logger.setLevel(replacement == null ? null : Level.INFO);
+        logger.setAdditive(replacement == null);
         if (replacement != null) {
             logger.addAppender(replacement);
         }
@@ -183,6 +187,11 @@ public final class Logging {
                 Files.createDirectories(path.toAbsolutePath().getParent());
                 // who did what is for the operator's eyes only, as the keys are
                 Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } else if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+                throw new CliException(ExitCode.CONFIG, "the audit file " + path + " is not a plain file (a link?): refused");
+            } else {
+                // made again by logrotate, or by hand: whatever mode it got, it is the operator's alone
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
             }
         } catch (IOException e) {
             throw new CliException(ExitCode.CONFIG, "cannot create the audit file " + path + ": " + e.getMessage());

@@ -95,10 +95,32 @@ class LoggingTest {
 
         Path moved = dir.resolve("log/api-audit.1");
         Files.move(audit, moved);
+        // logrotate's "create 0644" makes the new file readable by all: the reopen makes it the operator's again
+        Files.createFile(audit, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--")));
         logging.reopen();
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(audit))).isEqualTo("rw-------");
         auditLog.info("user=bob action=logout outcome=ok");
         assertThat(Files.readString(audit)).contains("bob").doesNotContain("alice");
         assertThat(Files.readString(moved)).contains("alice").doesNotContain("bob");
+    }
+
+    @Test
+    void auditLinesStayOutOfTheLogFileAtAnyLevelAndALinkIsRefused() throws Exception {
+        Path file = dir.resolve("api");
+        Path audit = dir.resolve("api-audit");
+        Logging.forDaemon(new Logging.Settings(file, null, "debug", DaemonConfig.DEFAULT_LOG_FMT, 0, 0, audit));
+        LoggerFactory.getLogger(Logging.AUDIT_LOGGER).info("user=alice action=login outcome=ok");
+        log.info("an ordinary line");
+        assertThat(Files.readString(file)).contains("an ordinary line").doesNotContain("alice");
+        assertThat(Files.readString(audit)).contains("alice");
+
+        Path elsewhere = Files.writeString(dir.resolve("elsewhere"), "");
+        Path link = Files.createSymbolicLink(dir.resolve("linked-audit"), elsewhere);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                Logging.forDaemon(new Logging.Settings(file, null, "info", DaemonConfig.DEFAULT_LOG_FMT, 0, 0, link)))
+                .isInstanceOf(CliException.class).hasMessageContaining("not a plain file");
+        assertThat(Files.readString(elsewhere)).isEmpty();
     }
 
     @Test

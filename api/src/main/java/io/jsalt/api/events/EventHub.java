@@ -56,9 +56,10 @@ public final class EventHub implements AutoCloseable {
                 feeds.put(grant.token(), feed);
                 feed.start();
             }
-            feed.add(outlet);
             SharedFeed joined = feed;
+            // told how to leave before the reader can reach it: a cut-off in between would otherwise leave nothing
             outlet.joined(() -> leave(joined, outlet));
+            feed.add(outlet);
         }
         try {
             feed.connected().get(CONNECT_WITHIN_SECONDS, TimeUnit.SECONDS);

@@ -1,9 +1,12 @@
 package io.jsalt.api.http;
 
 import io.jsalt.api.ApiException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -17,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * The Jetty side of the API: reads the body and the {@code X-Auth-Token} header, hands an
  * {@link Routes.Exchange} to {@link Routes}, writes its JSON answer, and turns an {@link ApiException} into
  * salt-api's status and error page. Runs on Jetty's worker threads (blocking: a {@code local} call waits for
- * the minions' returns). Bodies are bounded by the {@link BodyLimit} around it.
+ * the minions' returns), but only once a request's body has arrived: a client that never sends the body it
+ * announced holds no worker (one HTTP/2 connection carries many such streams). Bodies are bounded by the
+ * {@link BodyLimit} around it.
  */
 final class ApiHandler extends Handler.Abstract {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
@@ -45,14 +50,29 @@ final class ApiHandler extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         stats.requestStarted();
+        if (!request.getMethod().equals("POST")) {
+            answer(request, response, callback, null, null);
+            return true;
+        }
+        Executor workers = request.getComponents().getExecutor();
+        Content.Source.asStringAsync(request, StandardCharsets.UTF_8).whenComplete((body, failure) ->
+                workers.execute(() -> answer(request, response, callback, body, failure)));
+        return true;
+    }
+
+    private void answer(Request request, Response response, Callback callback, String body, Throwable bodyFailure) {
         try {
-            return serve(request, response, callback); // synchronous: the status is set when it returns
+            serve(request, response, callback, body, bodyFailure); // synchronous: the status is set when it returns
         } finally {
             stats.requestEnded(response.getStatus());
         }
     }
 
-    private boolean serve(Request request, Response response, Callback callback) {
+    /**
+     * @param postBody    a POST's body, read before this runs
+     * @param bodyFailure why it could not be read (too large, malformed, the client gone), or null
+     */
+    private boolean serve(Request request, Response response, Callback callback, String postBody, Throwable bodyFailure) {
         int status;
         String body;
         String type = "application/json";
@@ -97,7 +117,11 @@ final class ApiHandler extends Handler.Abstract {
             Object parsed = null;
             String text = null;
             if (method.equals("POST")) {
-                text = Content.Source.asString(request, StandardCharsets.UTF_8);
+                if (bodyFailure != null) {
+                    throw new BodyNotRead(
+                            bodyFailure instanceof CompletionException c && c.getCause() != null ? c.getCause() : bodyFailure);
+                }
+                text = postBody;
                 parsed = JsonBodies.parse(request.getHeaders().get(HttpHeader.CONTENT_TYPE), text);
             }
             Map<String, String> headers = new java.util.LinkedHashMap<>();
@@ -127,6 +151,13 @@ final class ApiHandler extends Handler.Abstract {
                 // a body over the size limit, or a malformed request Jetty refused while we read it
                 status = 413;
                 body = ErrorPage.html(status, "The request body is too large");
+            } else if (e instanceof BodyNotRead) {
+                // the client went away or stalled while it sent its body: one line, no trace (a hostile client
+                // repeats it at will)
+                log.debug("{} {}: {}: {}", request.getMethod(), Request.getPathInContext(request), e.getMessage(),
+                        e.getCause() == null ? "" : e.getCause().toString());
+                callback.failed(e);
+                return true;
             } else {
                 log.warn("error while serving {} {}", request.getMethod(), Request.getPathInContext(request), e);
                 status = 500;
@@ -139,6 +170,13 @@ final class ApiHandler extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "private");
         finish(response, request.getMethod().equals("HEAD"), body.getBytes(StandardCharsets.UTF_8), callback);
         return true;
+    }
+
+    /** A POST whose body did not arrive whole: the client went away, stalled past the idle timeout, or broke it. */
+    private static final class BodyNotRead extends IOException {
+        BodyNotRead(Throwable cause) {
+            super("the request body could not be read", cause);
+        }
     }
 
     /**

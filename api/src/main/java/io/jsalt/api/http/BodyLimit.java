@@ -1,7 +1,5 @@
 package io.jsalt.api.http;
 
-import java.io.IOException;
-import java.io.InputStream;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
@@ -38,12 +36,20 @@ final class BodyLimit extends Handler.Wrapper {
         if (request.getLength() <= MAX) {
             return super.handle(request, response, callback);
         }
-        drainOverH2(request);
+        if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2 && request.getLength() <= DRAIN) {
+            // read and dropped without a worker waiting on it; the answer goes out once it is all in, or the client gave up
+            Content.Source.consumeAll(request, Callback.from(() -> tooLarge(response, callback), failure -> tooLarge(response, callback)));
+        } else {
+            tooLarge(response, callback);
+        }
+        return true;
+    }
+
+    private static void tooLarge(Response response, Callback callback) {
         response.setStatus(413);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "private");
         Content.Sink.write(response, true, ErrorPage.html(413, "The request body is too large"), callback);
-        return true;
     }
 
     /**
@@ -57,21 +63,5 @@ final class BodyLimit extends Handler.Wrapper {
             }
         }
         return false;
-    }
-
-    /** On HTTP/2, reads what is left of a body declared too long (at most {@link #DRAIN} bytes) and drops it. */
-    private static void drainOverH2(Request request) {
-        if (request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2 || request.getLength() > DRAIN) {
-            return;
-        }
-        try (InputStream rest = Content.Source.asInputStream(request)) {
-            byte[] buffer = new byte[16_384];
-            long dropped = 0;
-            for (int n = rest.read(buffer); n >= 0 && dropped < DRAIN; n = rest.read(buffer)) {
-                dropped += n;
-            }
-        } catch (IOException | RuntimeException e) {
-            // the client gave up or reset the stream: the answer goes out or not, the server carries on
-        }
     }
 }

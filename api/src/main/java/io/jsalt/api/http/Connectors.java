@@ -23,6 +23,12 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
  * today, speak it). With {@code http2: False} the connector speaks HTTP/1.1 only, as salt-api does.
  */
 final class Connectors {
+    /**
+     * Streams one HTTP/2 connection may have open at once (Jetty's default is 128, twice the workers): a browser's
+     * tabs share a connection, each with its event stream and a few requests.
+     */
+    static final int MAX_STREAMS_PER_CONNECTION = 16;
+
     private Connectors() {}
 
     static ServerConnector of(Server server, ApiConfig config) {
@@ -68,6 +74,7 @@ final class Connectors {
      */
     private static <F extends AbstractHTTP2ServerConnectionFactory> F withoutWebSockets(F h2) {
         h2.setConnectProtocolEnabled(false);
+        h2.setMaxConcurrentStreams(MAX_STREAMS_PER_CONNECTION);
         return h2;
     }
 }

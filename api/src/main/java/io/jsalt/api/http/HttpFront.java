@@ -47,7 +47,8 @@ public final class HttpFront implements AutoCloseable {
         // salt-api's root_prefix: the whole API under one path (CherryPy's mount point); outside it, a 404
         ContextHandler context = new ContextHandler(config.rootPrefix().isEmpty() ? "/" : config.rootPrefix());
         // GET /ws and /ws/<token> with an Upgrade: websocket are the websocket's; every other request goes on to the API
-        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors, hub, config.events().streamBuffer());
+        WebSocketEvents sockets = new WebSocketEvents(master, slots, pool, cors, hub, config.events().streamBuffer(),
+                server.getScheduler());
         WebSocketUpgradeHandler upgrade = WebSocketUpgradeHandler.from(server, context, container -> {
             container.setMaxTextMessageSize(MAX_WS_MESSAGE);
             container.setMaxBinaryMessageSize(MAX_WS_MESSAGE);

@@ -19,6 +19,7 @@ import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.server.ServerUpgradeRequest;
 import org.eclipse.jetty.websocket.server.ServerUpgradeResponse;
 import org.eclipse.jetty.websocket.server.WebSocketCreator;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,14 +48,18 @@ public final class WebSocketEvents implements WebSocketCreator {
     private final Cors cors;
     private final EventHub hub;
     private final int buffer;
+    private final Scheduler scheduler;
 
     /**
      * @param workers the HTTP server's worker pool, where a stream joins its subscription (it holds no thread after)
      * @param cors    the origins whose pages may use the session cookie ({@code cors_origin})
      * @param hub     the shared subscriptions, one per token streaming
      * @param buffer  the events one stream may have waiting for its client ({@code event_stream_buffer})
+     * @param scheduler the HTTP server's timer, for the ready deadline of each socket
      */
-    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers, Cors cors, EventHub hub, int buffer) {
+    WebSocketEvents(MasterClient master, StreamSlots slots, Executor workers, Cors cors, EventHub hub, int buffer,
+            Scheduler scheduler) {
+        this.scheduler = scheduler;
         this.hub = hub;
         this.buffer = buffer;
         this.cors = cors;
@@ -123,7 +128,6 @@ public final class WebSocketEvents implements WebSocketCreator {
         private final AtomicBoolean started = new AtomicBoolean();
         private final AtomicBoolean released = new AtomicBoolean();
         private volatile Session session;
-        private volatile long openedAtNanos;
         private volatile Outlet outlet;
 
         Stream(EventGrant grant, boolean formatted) {
@@ -138,10 +142,23 @@ public final class WebSocketEvents implements WebSocketCreator {
         @Override
         public void onWebSocketOpen(Session opened) {
             session = opened;
-            openedAtNanos = System.nanoTime();
             if (!slots.tryAcquire()) {
                 released.set(true); // nothing to give back
                 opened.close(StatusCode.TRY_AGAIN_LATER, "Too many event streams are open: try again later", Callback.NOOP);
+                return;
+            }
+            scheduler.schedule(this::readyOrClosed, READY_WITHIN_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+
+        /**
+         * A socket that holds a stream slot without asking for the stream in time is closed, silent or not: its
+         * token is checked only once it streams, so it would keep the slot after its token died.
+         */
+        private void readyOrClosed() {
+            if (!started.get() && !released.get()) {
+                release();
+                session.close(StatusCode.POLICY_VIOLATION, "send '" + READY + "' within "
+                        + READY_WITHIN_NANOS / 1_000_000_000L + " s of opening", Callback.NOOP);
             }
         }
 
@@ -149,14 +166,6 @@ public final class WebSocketEvents implements WebSocketCreator {
         public void onWebSocketText(String message) {
             if (released.get()) {
                 return; // refused at open, or already ended
-            }
-            if (!started.get() && !message.equals(READY) && System.nanoTime() - openedAtNanos > READY_WITHIN_NANOS) {
-                // a socket that holds a stream slot without ever asking for the stream (its token is checked again
-                // only once it streams): it would keep the slot after its token died
-                release();
-                session.close(StatusCode.POLICY_VIOLATION, "send '" + READY + "' within "
-                        + READY_WITHIN_NANOS / 1_000_000_000L + " s of opening", Callback.NOOP);
-                return;
             }
             if (message.equals(READY) && started.compareAndSet(false, true)) {
                 try {

@@ -160,6 +160,15 @@ class WebSocketEventsTest {
     }
 
     @Test
+    void aSilentSocketIsClosedAtTheReadyDeadlineAndGivesItsSlotBack() throws Exception {
+        String admin = login("admin", "adminpw");
+        Frames frames = new Frames();
+        open("/ws/" + admin, null, frames); // says nothing at all, and the client's pings keep it from idling out
+        await().atMost(WAIT).until(() -> frames.closedWith == 1008);
+        await().atMost(WAIT).until(() -> openStreams(admin) == 0);
+    }
+
+    @Test
     void formatEventsSendsSaltApisRunningViewOfTheUsersJobs() throws Exception {
         String admin = login("admin", "adminpw");
         Frames frames = new Frames();

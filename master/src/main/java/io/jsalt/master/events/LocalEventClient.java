@@ -15,14 +15,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Reads the master's local event bus (see {@link LocalEventServer}). {@link #connect} returns once the
- * master has registered this reader, so no event fired after it returns can be missed.
+ * master has registered this reader, so no event fired after it returns can be missed. At most
+ * {@link #CAPACITY} events wait here for the caller: beyond that the socket is no longer read, and the master
+ * disconnects a reader that falls that far behind, so a slow caller learns it missed events instead of this
+ * process holding the whole bus in memory.
  */
 public final class LocalEventClient implements AutoCloseable {
     private static final int MAX_FRAME = 64 * 1024 * 1024;
     private static final EventFrame CLOSED = new EventFrame("", java.util.Map.of());
 
     private final SocketChannel channel;
-    private final LinkedBlockingQueue<EventFrame> events = new LinkedBlockingQueue<>();
+    static final int CAPACITY = 10_000;
+
+    private final LinkedBlockingQueue<EventFrame> events = new LinkedBlockingQueue<>(CAPACITY);
     private volatile boolean disconnected;
 
     private LocalEventClient(SocketChannel channel) {
@@ -69,16 +74,37 @@ public final class LocalEventClient implements AutoCloseable {
                     onRegistered.run();
                     continue;
                 }
+                EventFrame frame;
                 try {
-                    events.add(EventFrame.decode(body.array()));
+                    frame = EventFrame.decode(body.array());
                 } catch (WireException e) {
-                    // a frame we cannot read is skipped, the stream goes on
+                    continue; // a frame we cannot read is skipped, the stream goes on
                 }
+                deliver(frame);
             }
         } catch (IOException e) {
             disconnected = true;
-            events.add(CLOSED);
+            events.offer(CLOSED); // when the queue is full, next() finds the flag once it is drained
         }
+    }
+
+    /** Waits while {@link #CAPACITY} events are queued: the socket fills and the master deals with the slow reader. */
+    private void deliver(EventFrame frame) throws IOException {
+        try {
+            while (!events.offer(frame, 200, TimeUnit.MILLISECONDS)) {
+                if (!channel.isOpen()) {
+                    throw new IOException("closed by its owner");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** Events waiting for the caller. */
+    int queued() {
+        return events.size();
     }
 
     private void readFully(ByteBuffer buf) throws IOException {
@@ -93,7 +119,7 @@ public final class LocalEventClient implements AutoCloseable {
     public Optional<EventFrame> next(Duration timeout) throws IOException {
         try {
             EventFrame e = events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (e == CLOSED) {
+            if (e == CLOSED || e == null && disconnected && events.isEmpty()) {
                 throw new IOException("the master closed the event connection");
             }
             return Optional.ofNullable(e);

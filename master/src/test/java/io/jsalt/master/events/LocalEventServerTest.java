@@ -2,6 +2,7 @@ package io.jsalt.master.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.jsalt.transport.event.EventFrame;
@@ -167,6 +168,29 @@ class LocalEventServerTest {
         bus.fire("still/working", Map.of());
         assertThat(good.next(WAIT)).hasValueSatisfying(e -> assertThat(e.tag()).isEqualTo("still/working"));
         assertThat(good.isDisconnected()).isFalse();
+    }
+
+    @Test
+    void aCallerThatStopsCallingNextHoldsAtMostCapacityEventsAndLearnsItWasLeftBehind() throws Exception {
+        LocalEventClient lagging = connect();
+        Map<String, Object> payload = Map.of("blob", "x".repeat(1000));
+        int fired = 0;
+        // more than this client's queue, the master's queue for it and the socket's buffers together
+        while (fired < 2 * LocalEventClient.CAPACITY + 12_000) {
+            bus.fire("load/" + fired++, payload);
+        }
+        await().atMost(WAIT).until(() -> lagging.queued() == LocalEventClient.CAPACITY);
+
+        // it reads what it was given, then learns that the master gave up on it
+        int total = fired;
+        org.assertj.core.api.ThrowableAssert.ThrowingCallable drain = () -> {
+            for (int i = 0; i < total; i++) {
+                lagging.next(WAIT);
+            }
+        };
+        assertThatThrownBy(drain).isInstanceOf(IOException.class);
+        assertThat(lagging.isDisconnected()).isTrue();
+        assertThat(lagging.queued()).isZero();
     }
 
     private LocalEventClient connect() throws IOException {

@@ -81,8 +81,13 @@ final class PythonValues {
             return d > 0 ? "inf" : "-inf";
         }
         double magnitude = Math.abs(d);
-        if (d == 0 || magnitude >= 1e-4 && magnitude < 1e16) {
-            return d == Math.rint(d) ? String.valueOf((long) d) + ".0" : new BigDecimal(String.valueOf(d)).toPlainString();
+        if (d == 0) {
+            return 1 / d < 0 ? "-0.0" : "0.0";
+        }
+        if (magnitude >= 1e-4 && magnitude < 1e16) {
+            // Java's shortest digits in plain notation: 2.0E-4 is 0.0002, not 0.00020
+            String plain = new BigDecimal(String.valueOf(d)).stripTrailingZeros().toPlainString();
+            return plain.contains(".") ? plain : plain + ".0";
         }
         String java = String.valueOf(d); // 1.5E-5
         int e = java.indexOf('E');

@@ -109,6 +109,9 @@ class SaltFiltersTest {
     void aPrintedValueIsPythonsStrAsJinja2PrintsIt() {
         assertThat(render("{{ {'port': 80} }}|{{ ['a', 1, True, 2.0] }}|{{ true }}|{{ 'text' }}|{{ 7 }}"))
                 .isEqualTo("{'port': 80}|['a', 1, True, 2.0]|True|text|7");
+        // Python's float repr (checked with Salt's python3): 0.0002, 0.0001, -0.0, 100.0, 123456.5
+        assertThat(PythonValues.repr(java.util.List.of(0.0002, 0.0001, -0.0, 100.0, 123456.5, 1e-5)))
+                .isEqualTo("[0.0002, 0.0001, -0.0, 100.0, 123456.5, 1e-05]");
         assertThat(render("[{{ nothing_defined }}]{{ salt['test.echo']('q') }}")).isEqualTo("[]q");
     }
 }
