@@ -36,7 +36,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code jsalt [options] <target> <function> [arguments...]}: publish a job and print every answer. */
+/**
+ * {@code jsalt [options] <target> <function> [arguments...]}: publish a job and print every answer. An option
+ * added here (or to a mixin) is also named in {@link PlainArguments}, which reads plain command lines without
+ * picocli; PlainArgumentsTest fails until it is.
+ */
 @Command(name = "jsalt", mixinStandardHelpOptions = true, version = "jsalt 0.1.0",
         description = "Run a module function on the targeted minions and print their answers.")
 public final class JsaltCommand implements Callable<ExitCode> {
