@@ -176,7 +176,9 @@ public final class JsaltCommand implements Callable<ExitCode> {
             return ToolRunner.run(this, err, argv);
         }
         plainErr = new PrintWriter(err, true);
-        return ToolRunner.call(this, err);
+        int code = ToolRunner.call(this, err);
+        ToolRunner.loadForArchive(new JsaltCommand(stdout), argv);
+        return code;
     }
 
     /** Salt's words when Ctrl-C ends the wait: the job goes on, and this is how to find its returns. */
