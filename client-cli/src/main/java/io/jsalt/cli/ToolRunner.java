@@ -39,6 +39,47 @@ public final class ToolRunner {
     }
 
     /**
+     * Runs a command whose options are already set (jsalt's plain command lines, read without picocli), its
+     * outcome mapped as {@link #run} maps it.
+     */
+    public static int call(Callable<?> command, PrintStream err) {
+        Object result;
+        try {
+            result = command.call();
+        } catch (Exception e) {
+            return failed(e, err);
+        }
+        if (result instanceof Integer passedThrough) {
+            return passedThrough;
+        }
+        return result instanceof ExitCode e ? e.code() : ExitCode.OK.code();
+    }
+
+    /**
+     * On the run that records the classes of a tool's CDS archive (bin/jsalt-env sets {@code jsalt.cds.recording}),
+     * after a command that was run without picocli: builds picocli's model of a command like it, parses
+     * {@code args} and renders its help, so that the archive holds picocli's classes for the runs that need them
+     * (help, the version, a mistyped option); loaded from its jar instead, they cost such a run ~0.07 CPU-s.
+     */
+    public static void loadForArchive(Object command, String... args) {
+        if (Boolean.getBoolean("jsalt.cds.recording")) {
+            CommandLine cli = commandLine(command);
+            cli.parseArgs(args);
+            cli.getUsageMessage();
+        }
+    }
+
+    /** What a failed run prints, and its exit code: a CliException's own message and code, else the exception. */
+    private static int failed(Exception ex, PrintStream err) {
+        if (ex instanceof CliException ce) {
+            err.println("ERROR: " + ce.getMessage());
+            return ce.exitCode().code();
+        }
+        err.println("ERROR: " + ex);
+        return ExitCode.SOFTWARE.code();
+    }
+
+    /**
      * What a failed run prints and exits with. A class, not lambdas: picocli's handler interfaces are Java 5
      * classes, which a CDS archive leaves out once a lambda made at dump time has linked them; each run then
      * searched the class path's jars for them (docs/BENCHMARKS.md, session 12).
@@ -53,12 +94,7 @@ public final class ToolRunner {
 
         @Override
         public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parsed) {
-            if (ex instanceof CliException ce) {
-                err.println("ERROR: " + ce.getMessage());
-                return ce.exitCode().code();
-            }
-            err.println("ERROR: " + ex);
-            return ExitCode.SOFTWARE.code();
+            return failed(ex, err);
         }
 
         @Override

@@ -36,7 +36,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code jsalt [options] <target> <function> [arguments...]}: publish a job and print every answer. */
+/**
+ * {@code jsalt [options] <target> <function> [arguments...]}: publish a job and print every answer. An option
+ * added here (or to a mixin) is also named in {@link PlainArguments}, which reads plain command lines without
+ * picocli; PlainArgumentsTest fails until it is.
+ */
 @Command(name = "jsalt", mixinStandardHelpOptions = true, version = "jsalt 0.1.0",
         description = "Run a module function on the targeted minions and print their answers.")
 public final class JsaltCommand implements Callable<ExitCode> {
@@ -136,6 +140,8 @@ public final class JsaltCommand implements Callable<ExitCode> {
 
     @Spec
     CommandSpec spec;
+    /** Where diagnostics go when picocli did not read the command line (then {@link #spec} is null). */
+    private PrintWriter plainErr;
 
     /** Seams for tests: the terminal, the clock, and a wrapper around the link to the master. */
     Terminal terminal = Terminal.detect();
@@ -158,7 +164,21 @@ public final class JsaltCommand implements Callable<ExitCode> {
         Logging.forCli();
         JsaltCommand command = new JsaltCommand(System.out);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> command.interrupted(System.err), "jsalt-cli-interrupted"));
-        System.exit(ToolRunner.run(command, System.err, argv));
+        System.exit(command.execute(System.err, argv));
+    }
+
+    /**
+     * Runs the command as {@link ToolRunner#run} does; a plain command line is read without picocli, whose start
+     * and model of these options cost more than the rest of the start-up before the config ({@link PlainArguments}).
+     */
+    int execute(PrintStream err, String... argv) {
+        if (!PlainArguments.read(argv, this)) {
+            return ToolRunner.run(this, err, argv);
+        }
+        plainErr = new PrintWriter(err, true);
+        int code = ToolRunner.call(this, err);
+        ToolRunner.loadForArchive(new JsaltCommand(stdout), argv);
+        return code;
     }
 
     /** Salt's words when Ctrl-C ends the wait: the job goes on, and this is how to find its returns. */
@@ -358,7 +378,7 @@ public final class JsaltCommand implements Callable<ExitCode> {
     }
 
     private PrintWriter err() {
-        return spec.commandLine().getErr();
+        return spec != null ? spec.commandLine().getErr() : plainErr;
     }
 
     /** Prints the jid as -v and --show-jid ask, then hands the run to the printer. */

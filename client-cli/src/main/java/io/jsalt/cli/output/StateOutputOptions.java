@@ -21,6 +21,15 @@ public final class StateOutputOptions {
                     + "Default: the config's state_verbose (True).")
     String stateVerbose;
 
+    /** The flags as picocli sets them, from the command line. */
+    public StateOutputOptions() {}
+
+    /** The flags as read without picocli (jsalt's plain command lines); null for a flag not given. */
+    public StateOutputOptions(String stateOutput, String stateVerbose) {
+        this.stateOutput = stateOutput;
+        this.stateVerbose = stateVerbose;
+    }
+
     /** Checks the flags alone, before any config is read; IllegalArgumentException names a bad value. */
     public void check() {
         outputter(Palette.NONE, StateOutputSettings.DEFAULTS);
