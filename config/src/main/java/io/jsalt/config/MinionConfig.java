@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *                               {@code python_shell=True}; false (the default) runs them through {@code /bin/sh -c},
  *                               as Salt runs every call made from its command line
  * @param frameLimits            the largest frames accepted from the master
+ * @param requestIdleClose       {@code request_idle_close}: seconds the request connection to the master stays open
+ *                               after its last request (0: closed after each request, as Salt's minion does)
  * @param supervision            {@code supervisor} and {@code supervisor_dir}: the programs this minion supervises
  * @param stateOutput            how {@code jsalt-call} shows state runs by default ({@code state_output}, {@code state_verbose}, ...)
  * @param masters                {@code master} as a list, {@code master_type} and the keys of Salt's multi-master
@@ -78,6 +80,7 @@ public record MinionConfig(
         Path extensionModules,
         boolean cmdSafe,
         FrameLimits frameLimits,
+        double requestIdleClose,
         Supervision supervision,
         StateOutputSettings stateOutput,
         Masters masters) {
@@ -140,6 +143,14 @@ public record MinionConfig(
     private static final Logger LOG = LoggerFactory.getLogger(MinionConfig.class);
     private static final Pattern SHA256_FINGERPRINT = Pattern.compile("([0-9a-f]{2}:){31}[0-9a-f]{2}");
     private static final int DAY = 86_400;
+    /**
+     * {@code request_idle_close}'s default, in seconds. An operator's commands come seconds apart: a connection
+     * closed after 1 s idle (the earlier default) made each job's return open a new one first (a TCP connect and
+     * the ZMTP handshake, then the close): a third of an idle-then-busy minion's CPU per {@code test.ping}
+     * (docs/BENCHMARKS.md, session 13). The master's descriptor budget: two per minion with both connections
+     * open, 20,000 for 10,000 minions, within the 100,000 of the packaged unit's LimitNOFILE.
+     */
+    public static final double DEFAULT_REQUEST_IDLE_CLOSE = 60;
     private static final int HOUR_MS = 3_600_000;
     private static final String DEFAULT_SOCK_DIR = "/var/run/jsalt/minion";
 
@@ -243,6 +254,7 @@ public record MinionConfig(
                 config.path("extension_modules", root, cachedir.resolve("extmods").toString()),
                 config.bool("cmd_safe", false),
                 FrameLimits.read(config),
+                config.number("request_idle_close", DEFAULT_REQUEST_IDLE_CLOSE, 0, DAY),
                 Supervision.read(config, root, configDir),
                 StateOutputSettings.read(config),
                 masters);

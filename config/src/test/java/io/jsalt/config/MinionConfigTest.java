@@ -66,6 +66,15 @@ class MinionConfigTest {
         assertThat(minion.reconMax()).isEqualTo(10000);
         assertThat(minion.reconRandomize()).isTrue();
         assertThat(minion.frameLimits()).isEqualTo(new MinionConfig.FrameLimits(32 * 1_048_576, 16 * 1_048_576));
+        assertThat(minion.requestIdleClose()).isEqualTo(60.0);
+    }
+
+    @Test
+    void requestIdleCloseIsReadInSecondsAndRefusedBelowZero() throws IOException {
+        assertThat(load("request_idle_close: 0.5\n").requestIdleClose()).isEqualTo(0.5);
+        assertThat(load("request_idle_close: 0\n").requestIdleClose()).isZero();
+        assertRefused("request_idle_close: -1\n", "request_idle_close", "a number 0..86400");
+        assertRefused("request_idle_close: soon\n", "request_idle_close", "a number 0..86400");
     }
 
     @Test

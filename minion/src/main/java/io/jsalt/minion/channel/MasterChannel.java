@@ -20,9 +20,10 @@ import java.util.function.Supplier;
  */
 public final class MasterChannel implements MasterRequests {
     /**
-     * How long the request connection stays open after its last use. The master spends a file descriptor
-     * per open connection and has 20,000 here: idle minions close theirs (Salt's close after every
-     * request), while a burst of requests (a return, then the next job's) shares one connection.
+     * How long the request connection stays open after its last use unless the minion's
+     * {@code request_idle_close} says otherwise: the master spends a file descriptor per open connection, so an
+     * idle minion closes its own (Salt's close after every request), while a burst of requests (a return, then the
+     * next job's) shares one connection.
      */
     public static final Duration IDLE_CLOSE = Duration.ofSeconds(1);
 
@@ -36,11 +37,17 @@ public final class MasterChannel implements MasterRequests {
      *     the session to use (null when sign-in failed)
      */
     public MasterChannel(RequestClient client, Supplier<Session> session, Function<Session, Session> reauthenticate, Duration timeout) {
+        this(client, session, reauthenticate, timeout, IDLE_CLOSE);
+    }
+
+    /** @param idleClose how long the request connection stays open after its last request (zero: closed after each) */
+    public MasterChannel(RequestClient client, Supplier<Session> session, Function<Session, Session> reauthenticate, Duration timeout,
+            Duration idleClose) {
         this.client = client;
         this.session = session;
         this.reauthenticate = reauthenticate;
         this.timeout = timeout;
-        client.closeWhenIdle(IDLE_CLOSE); // the client is this minion's only line to the master: sign-in too
+        client.closeWhenIdle(idleClose); // the client is this minion's only line to the master: sign-in too
     }
 
     /**

@@ -109,7 +109,8 @@ public final class MasterLink implements PublicationSource, AutoCloseable {
         Duration timeout = Duration.ofSeconds(config.authTimeout());
         this.client = transport.connectRequestClient(address.host(), address.port(), config.frameLimits().maxReplySize());
         this.signIn = new SignIn(config.id(), keyPair, pin, client, timeout);
-        this.channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
+        this.channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout,
+                Duration.ofMillis(Math.round(config.requestIdleClose() * 1000)));
     }
 
     /**
