@@ -25,8 +25,7 @@ class MasterThreadsTest {
         Map<String, Long> byThread = new LinkedHashMap<>();
         byThread.put("jsalt-mworker-N", 2400L);
         byThread.put("jsalt-req-route", 1000L);
-        byThread.put("C1 CompilerThre", 300L);
-        byThread.put("CN CompilerThre", 700L);
+        byThread.put("CN CompilerThre", 1000L); // C1 and C2, digits read as N
         byThread.put("VM Thread", 20L);
 
         Map<String, Long> micros = MasterThreads.perReturnMicros(byThread, 20_000);
