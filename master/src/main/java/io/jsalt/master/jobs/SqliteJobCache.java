@@ -34,8 +34,8 @@ public final class SqliteJobCache implements JobCache {
     private final Connection reader;
 
     /**
-     * The return insert, prepared once on the writer thread (the only one that uses it): SQLite compiling the
-     * statement again for every return cost the writer more than the insert itself.
+     * The return insert, prepared once on the writer thread (the only one that uses it), so SQLite does not
+     * compile the statement again for every return.
      */
     private PreparedStatement insertReturn;
 
