@@ -50,6 +50,8 @@ public final class MasterCapacity {
     private static final int CLIENTS = 32;
     /** Jobs whose returns are sent first and not counted: a fresh JVM compiles its hot paths under the first thousands. */
     private static final int WARM_UP_JOBS = 5;
+    /** The two measured bursts of returns, in the order they are sent. */
+    private static final List<String> BURSTS = List.of("cold", "warm");
     private static final Pattern JID = Pattern.compile("\\b[0-9]{20}\\b");
 
     private MasterCapacity() {
@@ -57,8 +59,10 @@ public final class MasterCapacity {
 
     public static ScenarioResult run(BenchOptions o) throws Exception {
         List<Map<String, Object>> rows = new ArrayList<>();
-        TextTable table = new TextTable("master", "minions", "sign-ins/s", "sign-ins per CPU-s", "returns", "stored", "returns/s",
-                "returns per CPU-s", "CPU ms/return", "without JIT", "load before");
+        TextTable table = new TextTable("master", "minions", "sign-ins/s", "sign-ins per CPU-s", "burst", "returns", "stored", "returns/s",
+                "returns per CPU-s", "CPU ms/return", "without JIT", "JIT CPU-s", "load before");
+        TextTable byRole = new TextTable("master", "burst", "returns", "MWorkers", "router", "job cache writer", "I/O", "JIT", "GC", "other",
+                "total (µs per return)");
         Path salt = SaltInstall.find(o.jsaltHome());
         for (int n : o.sizes()) {
             int jobs = o.quick() ? 5 : 20;
@@ -69,15 +73,24 @@ public final class MasterCapacity {
             }
         }
         for (Map<String, Object> r : rows) {
-            table.row(r.get("master"), r.get("minions"), r.get("sign_ins_per_s"), r.get("sign_ins_per_cpu_s"), r.get("returns"),
-                    r.get("returns_stored"), r.get("returns_per_s"), r.get("returns_per_cpu_s"), threeDecimals(r.get("cpu_ms_per_return")),
-                    threeDecimals(r.get("cpu_ms_per_return_without_jit")), r.get("loadavg_before"));
+            for (String burst : BURSTS) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> b = (Map<String, Object>) r.get(burst);
+                table.row(r.get("master"), r.get("minions"), r.get("sign_ins_per_s"), r.get("sign_ins_per_cpu_s"), burst, b.get("returns"),
+                        b.get("returns_stored"), b.get("returns_per_s"), b.get("returns_per_cpu_s"), threeDecimals(b.get("cpu_ms_per_return")),
+                        threeDecimals(b.get("cpu_ms_per_return_without_jit")), b.getOrDefault("returns_jit_cpu_s", "-"), r.get("loadavg_before"));
+                if (b.get("returns_cpu_us_per_return_by_role") instanceof Map<?, ?> roles) {
+                    List<Object> cells = new ArrayList<>(List.of(r.get("master"), burst, b.get("returns")));
+                    cells.addAll(roles.values());
+                    byRole.row(cells.toArray());
+                }
+            }
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("scenario", "master-capacity");
         json.put("clients", CLIENTS);
         json.put("results", rows);
-        return new ScenarioResult("master-capacity", json, table.render());
+        return new ScenarioResult("master-capacity", json, table.render() + "\n" + byRole.render());
     }
 
     private static Map<String, Object> jsalt(BenchOptions o, int n, int jobs, boolean macs) throws Exception {
@@ -110,7 +123,7 @@ public final class MasterCapacity {
                 for (int j = 0; j < WARM_UP_JOBS; j++) {
                     warmUpJids.add(client.publish("*", "test.ping", List.of()).jid());
                 }
-                for (int j = 0; j < jobs; j++) {
+                for (int j = 0; j < 2 * jobs; j++) {
                     jids.add(client.publish("*", "test.ping", List.of()).jid());
                 }
             }
@@ -124,35 +137,43 @@ public final class MasterCapacity {
                 }
             }
             ReplaySwarm.send("127.0.0.1", master.retPort(), warmUp, CLIENTS, Duration.ofSeconds(120));
-            List<byte[]> frames = new ArrayList<>();
-            List<String> nonces = new ArrayList<>();
-            for (String jid : jids) {
-                for (int i = 0; i < n; i++) {
-                    Map<String, Object> load = new ReturnLoad(ids.get(i), jid, "test.ping", List.of(), true, 0, true).toLoad();
-                    Map<String, Object> sealed = macs ? secrets.get(i).seal(load) : MinionSignature.sign(load, pairs.get(i).getPrivate());
-                    String nonce = SessionCipher.newNonce();
-                    nonces.add(nonce);
-                    frames.add(cipher.encryptRequest(sealed, nonce));
+            // two measured bursts of the same size, one right after the other: the first while the JIT may still
+            // compile ("cold"), the second as a master runs after its first minutes ("warm")
+            for (String burst : BURSTS) {
+                List<String> burstJids = burst.equals("cold") ? jids.subList(0, jobs) : jids.subList(jobs, 2 * jobs);
+                List<byte[]> frames = new ArrayList<>();
+                List<String> nonces = new ArrayList<>();
+                for (String jid : burstJids) {
+                    for (int i = 0; i < n; i++) {
+                        Map<String, Object> load = new ReturnLoad(ids.get(i), jid, "test.ping", List.of(), true, 0, true).toLoad();
+                        Map<String, Object> sealed = macs ? secrets.get(i).seal(load) : MinionSignature.sign(load, pairs.get(i).getPrivate());
+                        String nonce = SessionCipher.newNonce();
+                        nonces.add(nonce);
+                        frames.add(cipher.encryptRequest(sealed, nonce));
+                    }
                 }
-            }
-            long cpu0 = requestPathMillis(master.pid());
-            Map<String, Long> threads0 = TreeCpu.perThreadName(master.pid());
-            ReplaySwarm.Outcome out = ReplaySwarm.send("127.0.0.1", master.retPort(), frames, CLIENTS, Duration.ofSeconds(120));
-            long cpu = requestPathMillis(master.pid()) - cpu0;
-            Map<String, Long> byThread = TreeCpu.used(threads0, TreeCpu.perThreadName(master.pid()));
-            r.put("returns_cpu_ms_by_thread", byThread);
-            // the JIT still compiles under the first tens of thousands of returns; a master up for hours does not
-            long jit = byThread.entrySet().stream().filter(e -> e.getKey().startsWith("C") && e.getKey().contains("CompilerThre"))
-                    .mapToLong(Map.Entry::getValue).sum();
-            r.put("cpu_ms_per_return_without_jit", round3((double) (cpu - jit) / frames.size()));
-            int accepted = 0;
-            for (int i = 0; i < frames.size(); i++) {
-                byte[] a = out.answers().get(i);
-                if (a != null && Boolean.TRUE.equals(cipher.decryptReply(a, nonces.get(i)))) {
-                    accepted++;
+                long cpu0 = requestPathMillis(master.pid());
+                Map<String, Long> threads0 = TreeCpu.perThreadName(master.pid());
+                ReplaySwarm.Outcome out = ReplaySwarm.send("127.0.0.1", master.retPort(), frames, CLIENTS, Duration.ofSeconds(120));
+                long cpu = requestPathMillis(master.pid()) - cpu0;
+                Map<String, Long> byThread = TreeCpu.used(threads0, TreeCpu.perThreadName(master.pid()));
+                Map<String, Object> b = new LinkedHashMap<>();
+                b.put("returns_cpu_ms_by_thread", byThread);
+                b.put("returns_cpu_us_per_return_by_role", MasterThreads.perReturnMicros(byThread, frames.size()));
+                // the JIT still compiles under the first tens of thousands of returns; a master up for hours does not
+                long jit = MasterThreads.jitMillis(byThread);
+                b.put("returns_jit_cpu_s", jit / 1000.0);
+                b.put("cpu_ms_per_return_without_jit", round3((double) (cpu - jit) / frames.size()));
+                int accepted = 0;
+                for (int i = 0; i < frames.size(); i++) {
+                    byte[] a = out.answers().get(i);
+                    if (a != null && Boolean.TRUE.equals(cipher.decryptReply(a, nonces.get(i)))) {
+                        accepted++;
+                    }
                 }
+                returnFigures(b, frames.size(), accepted, storedIn(master.cachedir(), burstJids), out, cpu);
+                r.put(burst, b);
             }
-            returnFigures(r, frames.size(), accepted, storedIn(master.cachedir(), jids), out, cpu);
             return r;
         }
     }
@@ -177,22 +198,30 @@ public final class MasterCapacity {
             Crypticle session = new Crypticle(new String(Rsa.oaepDecrypt(pairs.get(0).getPrivate(), Wire.bytes(replies.get(0), "aes")),
                     StandardCharsets.US_ASCII));
             List<String> jids = new ArrayList<>();
-            for (int j = 0; j < jobs; j++) {
+            for (int j = 0; j < 2 * jobs; j++) {
                 jids.add(saltPublish(saltSide, root.resolve("publish-" + j + ".out")));
             }
             SessionCipher cipher = new SessionCipher(session);
-            List<byte[]> frames = new ArrayList<>();
-            for (String jid : jids) {
-                for (String id : ids) {
-                    Map<String, Object> load = new ReturnLoad(id, jid, "test.ping", List.of(), true, 0, true).toLoad();
-                    frames.add(cipher.encryptRequest(load, SessionCipher.newNonce()));
+            int storedBefore = 0;
+            for (String burst : BURSTS) {
+                List<String> burstJids = burst.equals("cold") ? jids.subList(0, jobs) : jids.subList(jobs, 2 * jobs);
+                List<byte[]> frames = new ArrayList<>();
+                for (String jid : burstJids) {
+                    for (String id : ids) {
+                        Map<String, Object> load = new ReturnLoad(id, jid, "test.ping", List.of(), true, 0, true).toLoad();
+                        frames.add(cipher.encryptRequest(load, SessionCipher.newNonce()));
+                    }
                 }
+                long cpu0 = TreeCpu.millis(saltSide.masterPid());
+                ReplaySwarm.Outcome out = ReplaySwarm.send("127.0.0.1", saltSide.retPort(), frames, CLIENTS, Duration.ofSeconds(120));
+                long cpu = TreeCpu.millis(saltSide.masterPid()) - cpu0;
+                int answered = (int) out.answers().stream().filter(a -> a != null).count();
+                int stored = saltStored(saltSide.masterCachedir());
+                Map<String, Object> b = new LinkedHashMap<>();
+                returnFigures(b, frames.size(), answered, stored - storedBefore, out, cpu);
+                storedBefore = stored;
+                r.put(burst, b);
             }
-            long cpu0 = TreeCpu.millis(saltSide.masterPid());
-            ReplaySwarm.Outcome out = ReplaySwarm.send("127.0.0.1", saltSide.retPort(), frames, CLIENTS, Duration.ofSeconds(120));
-            long cpu = TreeCpu.millis(saltSide.masterPid()) - cpu0;
-            int answered = (int) out.answers().stream().filter(a -> a != null).count();
-            returnFigures(r, frames.size(), answered, saltStored(saltSide.masterCachedir()), out, cpu);
             return r;
         }
     }

@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the same jid, and a jid stays Salt's 20 digits and its time (to within {@code slots} microseconds).
  */
 public final class Jids {
+    /** Compiled once: every return is checked ({@code String.matches} compiles its pattern on each call). */
+    private static final java.util.regex.Pattern JID = java.util.regex.Pattern.compile("[0-9]{20}");
     private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSSSSS");
 
     private record Slot(int slot, int slots) {}
@@ -45,6 +47,6 @@ public final class Jids {
     }
 
     public static boolean isValid(String jid) {
-        return jid != null && jid.matches("[0-9]{20}");
+        return jid != null && JID.matcher(jid).matches();
     }
 }

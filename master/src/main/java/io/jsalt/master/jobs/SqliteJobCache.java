@@ -33,6 +33,12 @@ public final class SqliteJobCache implements JobCache {
     /** Guarded by itself: a JDBC connection serves one thread at a time. */
     private final Connection reader;
 
+    /**
+     * The return insert, prepared once on the writer thread (the only one that uses it), so SQLite does not
+     * compile the statement again for every return.
+     */
+    private PreparedStatement insertReturn;
+
     private SqliteJobCache(Path file, Connection writer, Connection reader) {
         this.file = file;
         this.writer = writer;
@@ -124,19 +130,30 @@ public final class SqliteJobCache implements JobCache {
         byte[] value = SaltPack.packBinType(ret.ret());
         return groupableWrite(() -> {
             // DO NOTHING on the UNIQUE (jid, id) constraint: a duplicate is an answer (false), not an error
-            try (PreparedStatement s = writer.prepareStatement("INSERT INTO returns"
-                    + " (jid, id, ret, retcode, success, received_ns, verified) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                    + " ON CONFLICT (jid, id) DO NOTHING")) {
-                s.setString(1, ret.jid());
-                s.setString(2, ret.id());
-                s.setBytes(3, value);
-                s.setInt(4, ret.retcode());
-                s.setBoolean(5, ret.success());
-                s.setLong(6, nanos(ret.received()));
-                s.setBoolean(7, ret.verified());
+            PreparedStatement s = insertReturn();
+            s.setString(1, ret.jid());
+            s.setString(2, ret.id());
+            s.setBytes(3, value);
+            s.setInt(4, ret.retcode());
+            s.setBoolean(5, ret.success());
+            s.setLong(6, nanos(ret.received()));
+            s.setBoolean(7, ret.verified());
+            try {
                 return s.executeUpdate() == 1;
+            } finally {
+                s.clearParameters(); // let go of the return's bytes until the next one
             }
         });
+    }
+
+    /** Writer thread only. */
+    private PreparedStatement insertReturn() throws SQLException {
+        if (insertReturn == null) {
+            insertReturn = writer.prepareStatement("INSERT INTO returns"
+                    + " (jid, id, ret, retcode, success, received_ns, verified) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    + " ON CONFLICT (jid, id) DO NOTHING");
+        }
+        return insertReturn;
     }
 
     @Override

@@ -22,6 +22,8 @@ public final class RequestDispatcher implements RequestHandler {
     private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
     /** What Salt's master answers when an aes load does not decrypt; a minion then signs in again. */
     static final byte[] BAD_LOAD = SaltPack.pack("bad load");
+    /** Compiled once: every aes request is checked ({@code String.matches} compiles its pattern on each call). */
+    private static final java.util.regex.Pattern NONCE = java.util.regex.Pattern.compile("[0-9a-f]{32}");
 
     private final SessionKey sessionKey;
     private final Map<String, ClearCommand> clearCommands;
@@ -79,7 +81,7 @@ public final class RequestDispatcher implements RequestHandler {
             return BAD_LOAD;
         }
         Object rawNonce = load.remove("nonce");
-        if (rawNonce != null && !(rawNonce instanceof String n && n.matches("[0-9a-f]{32}"))) {
+        if (rawNonce != null && !(rawNonce instanceof String n && NONCE.matcher(n).matches())) {
             log.warn("refused aes request with a malformed nonce");
             return BAD_LOAD;
         }

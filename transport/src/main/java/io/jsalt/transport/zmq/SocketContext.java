@@ -25,8 +25,9 @@ import zmq.ZError;
  * zeromq/jeromq issue 983) and the termination waits for it for ever. Here {@link #close()} closes no
  * socket: it terminates the context, which makes every blocking call on a socket still open fail with
  * ETERM, so each owner thread closes its own socket and the termination completes (the reaper's other
- * way to die, both ends of an inproc pipe closing at once, is kept away by the owners' closing order:
- * {@link ZmqRequestServer}, {@link ZmqTransport#close()}). The wait is bounded:
+ * way to die, both ends of an inproc pipe closing at once, is kept away by the owners' closing order,
+ * {@link ZmqTransport#close()}, and by the request server's hand-off to its workers through Java queues
+ * rather than inproc sockets, {@link WorkerHandOff}). The wait is bounded:
  * past it one WARN line names the sockets still open (by type and the thread that opened them) and the
  * context is left to finish on a daemon thread of its own. Exceptions on JeroMQ's own threads are logged
  * in one line, never printed as stack traces (its default), and kept for tests.

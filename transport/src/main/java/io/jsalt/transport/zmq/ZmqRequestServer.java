@@ -4,14 +4,8 @@ import io.jsalt.transport.HealthProbe;
 import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,15 +14,16 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * ROUTER on the request port, feeding a pool of MWorker threads over inproc (Salt's ReqServer and MWorkers).
- * Unlike Salt's DEALER proxy, which deals requests round-robin even to a busy worker, the router hands a
- * request only to a worker that has said it is idle, and queues the rest: a slow request (a runner waiting
- * for minions) then never holds up the returns that queue behind it. The router thread owns the ROUTER and
- * the inproc backend; each worker thread owns its DEALER. Only well-formed REQ envelopes
- * {@code [identity, "", payload]} are accepted: anything else is logged and dropped, so a hostile client
- * cannot wedge a worker. A {@link HealthProbe} is answered by the router itself, even when every worker is
- * busy. Each worker has its own stop flag so that the pool can be resized and a dead worker restarted while
- * the others serve.
+ * ROUTER on the request port, feeding a pool of MWorker threads (Salt's ReqServer and MWorkers). Unlike
+ * Salt's DEALER proxy, which deals requests round-robin even to a busy worker, requests wait in one queue that
+ * only an idle worker takes from: a slow request (a runner waiting for minions) then never holds up the
+ * returns that queue behind it. The router thread alone owns the ROUTER socket (a ZeroMQ socket serves one
+ * thread); the hand-off to the workers and back is through Java queues ({@link WorkerHandOff}), which cost a
+ * fraction of what an inproc socket pair per worker did (a poll, a mailbox signal and a copy of every frame
+ * each way). Only well-formed REQ envelopes {@code [identity, "", payload]} are accepted: anything else is
+ * logged and dropped, so a hostile client cannot wedge a worker. A {@link HealthProbe} is answered by the
+ * router itself, even when every worker is busy. Each worker has its own stop flag so that the pool can be
+ * resized and a dead worker restarted while the others serve.
  */
 final class ZmqRequestServer implements RequestServer {
     private static final Logger log = LoggerFactory.getLogger(ZmqRequestServer.class);
@@ -36,20 +31,16 @@ final class ZmqRequestServer implements RequestServer {
     private static final long CLOSE_WAIT_MS = 2000;
     /** Requests waiting for a worker; beyond this the newest is dropped and its client retries, as on a timeout. */
     private static final int MAX_QUEUED = 100_000;
-    /** Messages taken from one socket per poll, so neither side starves the other. */
+    /** Messages taken from the client socket in one pass, so replies waiting to go out are not starved. */
     private static final int BATCH = 256;
     private static final byte[] EMPTY = new byte[0];
-    /** Worker to router: ready for a request. */
-    private static final byte[] READY = {1};
-    /** Worker to router: leaving; router to worker: nothing more will be sent to you. */
-    private static final byte[] BYE = {2};
     private final ZContext context;
     private final RequestLimits limits;
     /** What all client connections may hold together in frames larger than {@link RequestLimits#UNBUDGETED_FRAME_BYTES}. */
     private final InflightBudget budget;
     private FrameSizeGuard frameGuard;
-    private final String backend = "inproc://jsalt-workers-" + UUID.randomUUID();
     private final RequestHandler handler;
+    private final WorkerHandOff handOff;
     /** Guarded by {@code this}; index i is worker i. */
     private final List<Worker> pool = new ArrayList<>();
     private Thread router;
@@ -61,6 +52,7 @@ final class ZmqRequestServer implements RequestServer {
         this.handler = handler;
         this.limits = limits;
         this.budget = new InflightBudget(limits.maxInflightBytes());
+        this.handOff = WorkerHandOff.open();
     }
 
     static ZmqRequestServer start(ZContext context, String host, int port, int workers, RequestHandler handler) {
@@ -77,7 +69,6 @@ final class ZmqRequestServer implements RequestServer {
 
     private void startRouter(String host, int requestedPort) {
         ZMQ.Socket routerSocket = context.createSocket(SocketType.ROUTER);
-        ZMQ.Socket workers = context.createSocket(SocketType.ROUTER);
         try {
             routerSocket.setLinger(0);
             routerSocket.setRcvHWM(100_000);
@@ -89,103 +80,81 @@ final class ZmqRequestServer implements RequestServer {
                     RequestLimits.UNBUDGETED_FRAME_BYTES);
             routerSocket.setMsgAllocator(frameGuard);
             routerSocket.setMaxMsgSize(limits.maxRequestBytes());
-            workers.setLinger(0);
             port = Endpoints.bind(routerSocket, host, requestedPort);
-            workers.bind(backend);
         } catch (RuntimeException e) {
             context.destroySocket(routerSocket);
-            context.destroySocket(workers);
+            handOff.close();
             throw e;
         }
-        router = new Thread(() -> route(routerSocket, workers), "jsalt-req-router-" + port);
+        router = new Thread(() -> route(routerSocket), "jsalt-req-router-" + port);
         router.setDaemon(true);
         router.start();
     }
 
-    private void route(ZMQ.Socket routerSocket, ZMQ.Socket workers) {
+    private void route(ZMQ.Socket routerSocket) {
         ZMQ.Poller poller = context.createPoller(2);
         poller.register(routerSocket, ZMQ.Poller.POLLIN);
-        poller.register(workers, ZMQ.Poller.POLLIN);
-        Deque<ByteBuffer> idle = new ArrayDeque<>();
-        Deque<ClientMessage> queued = new ArrayDeque<>();
+        poller.register(handOff.wakeUpChannel(), ZMQ.Poller.POLLIN);
         try {
             while (running && !Thread.currentThread().isInterrupted()) {
-                if (poller.poll(POLL_MS) < 0) {
-                    break;
+                // a poll costs far more than a receive: poll only when a pass found nothing to do
+                boolean worked = sendReplies(routerSocket) | receiveRequests(routerSocket);
+                if (worked) {
+                    continue;
                 }
-                // a poll costs far more than a receive, so take what is waiting, up to a batch per socket
-                for (int i = 0; i < BATCH && poller.pollin(1); i++) {
-                    List<byte[]> frames = receiveWaiting(workers);
-                    if (frames == null) {
+                handOff.routerSleeping(true);
+                try {
+                    if (handOff.hasReplies()) {
+                        continue; // a worker answered before it could see the router asleep
+                    }
+                    if (poller.poll(POLL_MS) < 0) {
                         break;
                     }
-                    fromWorker(frames, workers, routerSocket, idle);
+                } finally {
+                    handOff.routerSleeping(false);
                 }
-                for (int i = 0; i < BATCH && poller.pollin(0); i++) {
-                    ClientMessage message = ClientMessage.receive(routerSocket);
-                    if (message == null) {
-                        break;
-                    }
-                    fromClient(message, routerSocket, queued);
-                }
-                while (!idle.isEmpty() && !queued.isEmpty()) {
-                    ClientMessage next = queued.poll();
-                    sendAll(workers, idle.poll().array(), EMPTY, next.frames());
-                    next.release();
-                }
+                handOff.afterPoll(poller.pollin(1));
             }
         } catch (RuntimeException e) {
             if (running) {
                 log.error("request router on port {} stopped: {}", port, e.toString());
             }
         } finally {
+            // the workers own no socket: told to end, they leave within a poll of the queue (a handler still
+            // running finishes first, and its reply is dropped with the hand-off)
+            stopWorkers();
+            handOff.close();
             poller.close();
             context.destroySocket(routerSocket);
-            awaitWorkersGone();
-            context.destroySocket(workers);
         }
     }
 
-    /**
-     * Stops the workers and waits (bounded) until each has closed its DEALER, before the router closes the
-     * inproc backend they are connected to. JeroMQ 0.6.0 mishandles both ends of an inproc pipe closing at
-     * once while messages are still queued on it: its reaper then acknowledges to a socket already gone
-     * ({@code slots[tid]} null), dies, and the context's termination waits for ever. Closing the DEALERs
-     * first leaves the router's end to close alone.
-     */
-    private void awaitWorkersGone() {
-        List<Thread> threads = new ArrayList<>();
-        synchronized (this) {
-            for (Worker w : pool) {
-                w.running = false;
-                threads.add(w.thread);
+    /** Sends every reply the workers have left; true when there was one. */
+    private boolean sendReplies(ZMQ.Socket routerSocket) {
+        boolean any = false;
+        for (WorkerHandOff.Reply reply = handOff.nextReply(); reply != null; reply = handOff.nextReply()) {
+            send(routerSocket, reply.client(), reply.payload());
+            any = true;
+        }
+        return any;
+    }
+
+    /** Takes up to a batch of waiting client messages; true when there was one. */
+    private boolean receiveRequests(ZMQ.Socket routerSocket) {
+        boolean any = false;
+        for (int i = 0; i < BATCH; i++) {
+            ClientMessage message = ClientMessage.receive(routerSocket);
+            if (message == null) {
+                break;
+            }
+            any = true;
+            if (accept(message, routerSocket, handOff.waiting())) {
+                handOff.request(message);
+            } else {
+                message.release(); // its bytes go back to the budget at once
             }
         }
-        joinWithin(threads);
-    }
-
-    /** {@code [worker, "", READY | BYE | client, "", reply]}: a reply goes back out and its worker is idle again. */
-    private void fromWorker(List<byte[]> frames, ZMQ.Socket workers, ZMQ.Socket routerSocket, Deque<ByteBuffer> idle) {
-        ByteBuffer worker = ByteBuffer.wrap(frames.get(0));
-        List<byte[]> body = frames.subList(2, frames.size());
-        if (body.size() == 1 && Arrays.equals(body.get(0), BYE)) {
-            idle.remove(worker);
-            sendAll(workers, frames.get(0), EMPTY, List.of(BYE));
-            return;
-        }
-        if (body.size() == 3) {
-            sendAll(routerSocket, body.get(0), EMPTY, List.of(body.get(2)));
-        }
-        idle.add(worker);
-    }
-
-    /** Queues a well-formed request for a worker; anything else gives its bytes back to the budget at once. */
-    private void fromClient(ClientMessage message, ZMQ.Socket routerSocket, Deque<ClientMessage> queued) {
-        if (accept(message, routerSocket, queued.size())) {
-            queued.add(message);
-        } else {
-            message.release();
-        }
+        return any;
     }
 
     private boolean accept(ClientMessage message, ZMQ.Socket routerSocket, int waiting) {
@@ -199,7 +168,7 @@ final class ZmqRequestServer implements RequestServer {
             return false;
         }
         if (HealthProbe.isProbe(frames.get(2))) {
-            sendAll(routerSocket, frames.get(0), EMPTY, List.of(HealthProbe.answer()));
+            send(routerSocket, frames.get(0), HealthProbe.answer());
             return false;
         }
         if (waiting >= MAX_QUEUED) {
@@ -209,27 +178,18 @@ final class ZmqRequestServer implements RequestServer {
         return true;
     }
 
-    /** Sends {@code [address, delimiter, rest...]} as one message. */
-    private static void sendAll(ZMQ.Socket socket, byte[] address, byte[] delimiter, List<byte[]> rest) {
-        socket.send(address, ZMQ.SNDMORE);
-        socket.send(delimiter, rest.isEmpty() ? 0 : ZMQ.SNDMORE);
-        for (int i = 0; i < rest.size(); i++) {
-            socket.send(rest.get(i), i < rest.size() - 1 ? ZMQ.SNDMORE : 0);
-        }
+    /** Sends {@code [client, "", payload]}, a REQ envelope's reply. */
+    private static void send(ZMQ.Socket socket, byte[] client, byte[] payload) {
+        socket.send(client, ZMQ.SNDMORE);
+        socket.send(EMPTY, ZMQ.SNDMORE);
+        socket.send(payload, 0);
     }
 
-    /** The next whole message if one is waiting, else null; a message's frames arrive together. */
-    private static List<byte[]> receiveWaiting(ZMQ.Socket socket) {
-        byte[] first = socket.recv(ZMQ.DONTWAIT);
-        if (first == null) {
-            return null;
+    /** Tells every worker to end; does not wait. */
+    private synchronized void stopWorkers() {
+        for (Worker w : pool) {
+            w.running = false;
         }
-        List<byte[]> frames = new ArrayList<>(3);
-        frames.add(first);
-        while (socket.hasReceiveMore()) {
-            frames.add(socket.recv(0));
-        }
-        return frames;
     }
 
     @Override
@@ -326,13 +286,9 @@ final class ZmqRequestServer implements RequestServer {
         }
     }
 
-    /**
-     * One MWorker: a thread owning one DEALER on the inproc backend. It says READY, then answers one request
-     * at a time; leaving, it says BYE and serves what was already sent to it until the router confirms.
-     */
+    /** One MWorker: takes the next waiting request when it is idle, answers it, and leaves the reply for the router. */
     private final class Worker {
         final Thread thread;
-        final CountDownLatch connected = new CountDownLatch(1);
         volatile boolean running = true;
 
         Worker(int index) {
@@ -342,73 +298,26 @@ final class ZmqRequestServer implements RequestServer {
 
         void start() {
             thread.start();
-            try {
-                connected.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
 
         private void work() {
-            ZMQ.Socket dealer = context.createSocket(SocketType.DEALER);
-            dealer.setLinger(0);
-            dealer.setReceiveTimeOut(POLL_MS);
-            dealer.connect(backend);
-            connected.countDown();
             try {
-                sendAll(dealer, EMPTY, READY, List.of());
                 while (running && ZmqRequestServer.this.running) {
-                    serveOne(dealer);
+                    ClientMessage message = handOff.take(POLL_MS);
+                    if (message != null) {
+                        // taken: its bytes are this worker's now, no longer held in the router's queue
+                        message.release();
+                        List<byte[]> frames = message.frames();
+                        handOff.reply(frames.get(0), answer(frames.get(2)));
+                    }
                 }
-                leave(dealer);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } catch (RuntimeException | Error e) {
                 // the thread ends; the master's process manager sees it dead and starts another
                 if (running && ZmqRequestServer.this.running) {
                     log.error("worker {} stopped: {}", thread.getName(), e.toString());
-                    sendQuietly(dealer, BYE);
                 }
-            } finally {
-                context.destroySocket(dealer);
-            }
-        }
-
-        /** Answers the request that arrives within the poll interval, if any; true when the router said BYE. */
-        private boolean serveOne(ZMQ.Socket dealer) {
-            byte[] first = dealer.recv(0);
-            if (first == null) {
-                return false;
-            }
-            List<byte[]> frames = new ArrayList<>(4);
-            frames.add(first);
-            while (dealer.hasReceiveMore()) {
-                frames.add(dealer.recv(0));
-            }
-            // ["", client, "", payload] or ["", BYE]
-            if (frames.size() == 2 && Arrays.equals(frames.get(1), BYE)) {
-                return true;
-            }
-            sendAll(dealer, EMPTY, frames.get(1), List.of(EMPTY, answer(frames.get(3))));
-            return false;
-        }
-
-        private void leave(ZMQ.Socket dealer) {
-            if (!ZmqRequestServer.this.running) {
-                return;
-            }
-            sendAll(dealer, EMPTY, BYE, List.of());
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
-            while (System.nanoTime() < deadline && ZmqRequestServer.this.running) {
-                if (serveOne(dealer)) {
-                    return;
-                }
-            }
-        }
-
-        private void sendQuietly(ZMQ.Socket dealer, byte[] signal) {
-            try {
-                sendAll(dealer, EMPTY, signal, List.of());
-            } catch (RuntimeException ignored) {
-                // the router learns nothing; it never gives this worker another request anyway
             }
         }
     }

@@ -134,7 +134,7 @@ public final class ZmqTransport implements Transport {
             requestServers.forEach(ZmqRequestServer::stop);
             clients.forEach(ZmqRequestClient::closeFromTransport);
             // a loop closes its sockets within one poll: before the termination, so that a SUB's monitor pipe
-            // is not closed at both ends at once (JeroMQ mishandles that, see ZmqRequestServer)
+            // is not closed at both ends at once (JeroMQ 0.6.0's reaper dies of that, see SocketContext)
             subscriptionLoops.close();
             publishers.forEach(PublisherWithOwnIoThread::close);
             context.terminate();

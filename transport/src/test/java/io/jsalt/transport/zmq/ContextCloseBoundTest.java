@@ -73,7 +73,7 @@ class ContextCloseBoundTest {
     }
 
     @Test
-    void aTransportWhoseHandlerOutlivesTheCloseWaitClosesAnywayAndNamesTheWorkersSocket() throws Exception {
+    void aTransportWhoseHandlerOutlivesTheCloseWaitClosesCleanlyAsItsWorkersHoldNoSocket() throws Exception {
         ZmqTransport transport = new ZmqTransport(SHORT_WAIT);
         CountDownLatch inHandler = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
@@ -99,12 +99,16 @@ class ContextCloseBoundTest {
 
         transport.close();
 
-        assertThat(transport.closedCleanly()).isFalse();
-        assertThat(transport.leftOpen()).contains("DEALER opened by jsalt-mworker-0");
+        // the router thread alone owns a socket; a worker takes requests from a Java queue, so one stuck in
+        // its handler holds nothing the context's termination waits for
+        assertThat(transport.closedCleanly()).isTrue();
+        assertThat(transport.leftOpen()).isEmpty();
         requester.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(requester.isAlive()).as("the request in flight ended with the transport").isFalse();
         finish.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(transport::terminated);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.isAlive() && t.getName().equals("jsalt-mworker-0")));
+        assertThat(transport.terminated()).isTrue();
         assertThat(transport.threadFailures()).isEmpty();
     }
 }
