@@ -39,6 +39,33 @@ public final class ToolRunner {
     }
 
     /**
+     * Runs a command whose options were read already (a daemon's usual start-up line, without picocli:
+     * DaemonOptions.plain), with the same outcome as {@link #run} after picocli's parse.
+     */
+    public static int runParsed(Callable<?> command, PrintStream err) {
+        Object result;
+        try {
+            result = command.call();
+        } catch (Exception ex) {
+            return failed(ex, err);
+        }
+        if (result instanceof Integer passedThrough) {
+            return passedThrough;
+        }
+        return result instanceof ExitCode e ? e.code() : ExitCode.OK.code();
+    }
+
+    /** A command's exception on stderr; its exit code. */
+    private static int failed(Exception ex, PrintStream err) {
+        if (ex instanceof CliException ce) {
+            err.println("ERROR: " + ce.getMessage());
+            return ce.exitCode().code();
+        }
+        err.println("ERROR: " + ex);
+        return ExitCode.SOFTWARE.code();
+    }
+
+    /**
      * What a failed run prints and exits with. A class, not lambdas: picocli's handler interfaces are Java 5
      * classes, which a CDS archive leaves out once a lambda made at dump time has linked them; each run then
      * searched the class path's jars for them (docs/BENCHMARKS.md, session 12).
@@ -53,12 +80,7 @@ public final class ToolRunner {
 
         @Override
         public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parsed) {
-            if (ex instanceof CliException ce) {
-                err.println("ERROR: " + ce.getMessage());
-                return ce.exitCode().code();
-            }
-            err.println("ERROR: " + ex);
-            return ExitCode.SOFTWARE.code();
+            return failed(ex, err);
         }
 
         @Override
