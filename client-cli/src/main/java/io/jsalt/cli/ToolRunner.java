@@ -39,8 +39,8 @@ public final class ToolRunner {
     }
 
     /**
-     * Runs a command whose options are already set (jsalt's plain command lines, read without picocli), its
-     * outcome mapped as {@link #run} maps it.
+     * Runs a command whose options are already set (jsalt's plain command lines and a daemon's usual start-up
+     * line, read without picocli), its outcome mapped as {@link #run} maps it.
      */
     public static int call(Callable<?> command, PrintStream err) {
         Object result;

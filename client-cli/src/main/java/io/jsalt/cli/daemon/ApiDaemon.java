@@ -5,7 +5,6 @@ import io.jsalt.api.ApiException;
 import io.jsalt.api.ApiServer;
 import io.jsalt.cli.CliException;
 import io.jsalt.cli.ExitCode;
-import io.jsalt.cli.ToolRunner;
 import io.jsalt.config.ConfigException;
 import io.jsalt.config.DaemonConfig;
 import io.jsalt.config.MasterConfig;
@@ -31,7 +30,8 @@ public final class ApiDaemon implements Callable<ExitCode>, DaemonRole<ApiConfig
     DaemonOptions options;
 
     public static void main(String[] argv) {
-        System.exit(ToolRunner.run(new ApiDaemon(), System.err, argv));
+        ApiDaemon daemon = new ApiDaemon();
+        System.exit(DaemonOptions.run(daemon, o -> daemon.options = o, System.err, argv));
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.jsalt.cli.daemon;
 import io.jsalt.cli.CliException;
 import io.jsalt.cli.ConfigLoader;
 import io.jsalt.cli.ExitCode;
-import io.jsalt.cli.ToolRunner;
 import io.jsalt.config.MasterConfig;
 import io.jsalt.master.Master;
 import io.jsalt.transport.Transport;
@@ -28,7 +27,8 @@ public final class MasterDaemon implements Callable<ExitCode>, DaemonRole<Master
     DaemonOptions options;
 
     public static void main(String[] argv) {
-        System.exit(ToolRunner.run(new MasterDaemon(), System.err, argv));
+        MasterDaemon daemon = new MasterDaemon();
+        System.exit(DaemonOptions.run(daemon, o -> daemon.options = o, System.err, argv));
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.jsalt.cli.daemon;
 
 import io.jsalt.cli.ConfigLoader;
 import io.jsalt.cli.ExitCode;
-import io.jsalt.cli.ToolRunner;
 import io.jsalt.config.MinionConfig;
 import io.jsalt.minion.Minion;
 import io.jsalt.transport.Transport;
@@ -30,7 +29,8 @@ public final class MinionDaemon implements Callable<ExitCode>, DaemonRole<Minion
     DaemonOptions options;
 
     public static void main(String[] argv) {
-        System.exit(ToolRunner.run(new MinionDaemon(), System.err, argv));
+        MinionDaemon daemon = new MinionDaemon();
+        System.exit(DaemonOptions.run(daemon, o -> daemon.options = o, System.err, argv));
     }
 
     @Override

@@ -21,7 +21,6 @@ import io.jsalt.transport.target.TargetMatcher;
 import java.security.PrivateKey;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -34,6 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobRunner implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JobRunner.class);
+    /** How long a job thread beyond the first waits for another job before it ends (after a burst of jobs). */
+    static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(30);
 
     /**
      * The settings this runner reads; {@code grains} are the minion's own, for re-checking grain targets;
@@ -69,7 +70,7 @@ public final class JobRunner implements AutoCloseable {
     /** The one master of the constructor's session: publications handed in without a source come from it. */
     private final PublicationSource defaultSource;
     private final ReplayGuard replays;
-    private final ScheduledThreadPoolExecutor pool;
+    private final JobThreads pool;
 
     /** A runner whose returns are retried in memory only (three tries): for tests of the runner alone. */
     public JobRunner(Settings settings, ModuleRegistry registry, MasterChannel channel, PrivateKey signingKey,
@@ -124,13 +125,7 @@ public final class JobRunner implements AutoCloseable {
             }
         };
         this.replays = new ReplayGuard(settings.replayFile());
-        this.pool = new ScheduledThreadPoolExecutor(settings.maxConcurrent(), r -> {
-            Thread t = new Thread(r, "jsalt-job-" + settings.minionId());
-            t.setDaemon(true);
-            return t;
-        });
-        pool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        pool.setRemoveOnCancelPolicy(true);
+        this.pool = new JobThreads(settings.maxConcurrent(), IDLE_THREAD_KEEP_ALIVE, "jsalt-job-" + settings.minionId());
     }
 
     /**
