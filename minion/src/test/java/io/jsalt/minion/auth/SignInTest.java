@@ -14,6 +14,7 @@ import io.jsalt.transport.message.ReturnLoad;
 import io.jsalt.transport.message.ReturnMac;
 import io.jsalt.transport.message.AuthRequest;
 import io.jsalt.transport.message.RequestEnvelope;
+import io.jsalt.transport.message.SignInBlock;
 import io.jsalt.transport.message.SignedClear;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -181,6 +182,97 @@ class SignInTest {
 
         assertThat(result).isInstanceOf(SignInResult.Accepted.class);
         assertThat(((SignInResult.Accepted) result).session().returnMac()).isNull();
+    }
+
+    // --- the one-block sign-in (SignInBlock) ----------------------------------------------------------------
+
+    /**
+     * An honest jsalt master's one-block reply: session key, the token it opened (or {@code echoed} instead) and the
+     * return secret in {@code aes}, encrypted to {@code to}; no {@code token}, no {@code jsalt_return_key}.
+     */
+    private byte[] oneBlockAccept(AuthRequest req, byte[] secret, byte[] echoed, PublicKey to) {
+        sessionKey = Crypticle.generateKeyString();
+        byte[] token = echoed != null ? echoed : req.token() == null ? null : Rsa.oaepDecrypt(MASTER.getPrivate(), req.token());
+        byte[] aes = SignInBlock.seal(to, sessionKey, token, new ReturnMac(secret)).orElseThrow();
+        return oneBlockReply(req, aes);
+    }
+
+    private byte[] oneBlockReply(AuthRequest req, byte[] aes) {
+        byte[] sig = Rsa.x931PrivateEncrypt(MASTER.getPrivate(), sha256Hex(sessionKey).getBytes(StandardCharsets.US_ASCII));
+        Map<String, Object> load = AuthReply.accepted(MASTER_PEM, PUBLISH_PORT, aes, sig, null, req.nonce()).toLoad();
+        load.put(SignInBlock.ASK, SignInBlock.FORMAT);
+        return SignedClear.seal(load, MASTER.getPrivate());
+    }
+
+    private static byte[] secretOf(int fill) {
+        byte[] secret = new byte[ReturnMac.SECRET_BYTES];
+        java.util.Arrays.fill(secret, (byte) fill);
+        return secret;
+    }
+
+    @Test
+    void aSignInAsksForTheOneBlockAndTakesSessionKeyTokenAndSecretFromIt() {
+        pinMasterKey(); // so the request carries a token, which comes back inside the block
+        master = req -> oneBlockAccept(req, secretOf(9), null, MINION.getPublic());
+
+        SignInResult result = signIn().attempt();
+
+        assertThat(receivedLoads.get(0)).containsEntry(SignInBlock.ASK, SignInBlock.FORMAT)
+                .containsEntry(ReturnMac.ASK, ReturnMac.ALGORITHM);
+        assertThat(received.get(0).token()).isNotNull();
+        Session session = ((SignInResult.Accepted) result).session();
+        assertThat(session.crypticle().keyString()).isEqualTo(sessionKey);
+        Map<String, Object> ret = new ReturnLoad("vector-minion", "20260101000000000001", "test.ping", List.of(), true, 0, true).toLoad();
+        assertThat(new ReturnMac(secretOf(9)).valid(session.returnMac().seal(ret))).isTrue();
+    }
+
+    @Test
+    void aOneBlockReplyToAFirstContactCarriesNoTokenAndIsAccepted() {
+        master = req -> oneBlockAccept(req, secretOf(3), null, MINION.getPublic());
+
+        SignInResult result = signIn().attempt();
+
+        assertThat(received.get(0).token()).isNull();
+        assertThat(((SignInResult.Accepted) result).session().crypticle().keyString()).isEqualTo(sessionKey);
+        assertThat(RsaKeys.readPublicKey(pinFile())).isEqualTo(MASTER.getPublic());
+    }
+
+    @Test
+    void aOneBlockReplyEchoingAnotherTokenOrNoneIsRefused() {
+        pinMasterKey();
+        master = req -> oneBlockAccept(req, secretOf(1), Crypticle.generateKeyString().getBytes(StandardCharsets.US_ASCII),
+                MINION.getPublic());
+        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
+                r -> assertThat(r.reason()).contains("different sign-in token"));
+
+        master = req -> oneBlockAccept(req, secretOf(1), new byte[0], MINION.getPublic());
+        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
+                r -> assertThat(r.reason()).contains("did not return the sign-in token"));
+    }
+
+    @Test
+    void aOneBlockReplyWhoseSessionKeyIsNotSignedByTheMasterIsRefused() {
+        master = req -> {
+            byte[] aes = SignInBlock.seal(MINION.getPublic(), Crypticle.generateKeyString(), null, new ReturnMac(secretOf(2))).orElseThrow();
+            sessionKey = Crypticle.generateKeyString(); // the reply's sig is over this one, not the block's
+            return oneBlockReply(req, aes);
+        };
+
+        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
+                r -> assertThat(r.reason()).contains("session key is not signed"));
+    }
+
+    @Test
+    void aOneBlockThatDoesNotOpenWithThisKeyOrIsNotInTheFormatIsRefusedNotThrown() {
+        master = req -> oneBlockAccept(req, secretOf(4), null, impostor.getPublic());
+        assertThat(signIn().attempt()).isInstanceOf(SignInResult.MasterRefused.class);
+
+        master = req -> { // marked as one block, but Salt's aes: the session key alone
+            sessionKey = Crypticle.generateKeyString();
+            return oneBlockReply(req, Rsa.oaepEncrypt(MINION.getPublic(), sessionKey.getBytes(StandardCharsets.US_ASCII)));
+        };
+        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
+                r -> assertThat(r.reason()).contains("unusable sign-in reply"));
     }
 
     @Test
