@@ -94,38 +94,41 @@ public final class AuthHandler implements ClearCommand {
         AuthRequest req = AuthRequest.fromLoad(load);
         Decision decision = decide(req);
         Map<String, Object> signed = decision.acceptedKey() == null ? decision.reply().toLoad()
-                : acceptedReply(load, req, decision.acceptedKey(), decision.token());
+                : acceptedReply(load, req, decision.acceptedKey());
         return SignedClear.seal(signed, masterKey.getPrivate());
     }
 
-    /**
-     * For an accepted sign-in: not accepted, its reply; accepted, the key it was accepted with and the token the
-     * minion sent as the master key opened it (null when none, or it did not open).
-     */
-    private record Decision(AuthReply reply, PublicKey acceptedKey, byte[] token) {
+    /** Not accepted: its reply; accepted: the key it was accepted with (the reply is made by {@link #acceptedReply}). */
+    private record Decision(AuthReply reply, PublicKey acceptedKey) {
         static Decision notAccepted(AuthReply reply) {
-            return new Decision(reply, null, null);
+            return new Decision(reply, null);
         }
     }
 
     /**
-     * The accepted reply: Salt's (session key, token and, for a jsalt minion that asks, the return secret, each
-     * in an OAEP block of its own), or for a jsalt minion that asks for it all three in one block
-     * ({@link SignInBlock}: one private-key operation for the minion instead of three).
+     * The accepted reply: Salt's (session key and echoed token, and for a jsalt minion that asks the return secret,
+     * each in an OAEP block of its own), or for a jsalt minion that asks for it session key and secret in one block
+     * and no token ({@link SignInBlock}: one private-key operation for the minion instead of three, and one for the
+     * master instead of two).
      */
-    private Map<String, Object> acceptedReply(Map<String, Object> load, AuthRequest req, PublicKey minionPub, byte[] plainToken) {
+    private Map<String, Object> acceptedReply(Map<String, Object> load, AuthRequest req, PublicKey minionPub) {
         String session = sessionKey.keyString();
         byte[] sig = signatureOf(session);
         if (returnMacs != null && SignInBlock.asked(load)) {
-            Optional<byte[]> block = SignInBlock.seal(minionPub, session, plainToken, returnMacs.macOf(req.id(), minionPub));
-            if (block.isPresent()) {
-                Map<String, Object> reply = AuthReply.accepted(masterPem, publishPort, block.get(), sig, null, req.nonce()).toLoad();
-                reply.put(SignInBlock.ASK, SignInBlock.FORMAT);
-                return reply;
-            }
+            byte[] block = SignInBlock.seal(minionPub, session, returnMacs.macOf(req.id(), minionPub));
+            Map<String, Object> reply = AuthReply.accepted(masterPem, publishPort, block, sig, null, req.nonce()).toLoad();
+            reply.put(SignInBlock.ASK, SignInBlock.FORMAT);
+            return reply;
         }
         byte[] aes = Rsa.oaepEncrypt(minionPub, session.getBytes(StandardCharsets.US_ASCII));
-        byte[] token = plainToken == null ? null : Rsa.oaepEncrypt(minionPub, plainToken);
+        byte[] token = null;
+        if (req.token() != null) {
+            try {
+                token = Rsa.oaepEncrypt(minionPub, Rsa.oaepDecrypt(masterKey.getPrivate(), req.token()));
+            } catch (CryptoException e) {
+                log.warn("sign-in of {} carried a token the master key cannot open", req.id());
+            }
+        }
         Map<String, Object> reply = AuthReply.accepted(masterPem, publishPort, aes, sig, token, req.nonce()).toLoad();
         if (returnMacs != null) {
             returnMacs.offer(load, req.id(), minionPub, reply);
@@ -229,18 +232,10 @@ public final class AuthHandler implements ClearCommand {
     }
 
     private Decision accept(AuthRequest req, PublicKey minionPub, String pem) {
-        byte[] token = null;
-        if (req.token() != null) {
-            try {
-                token = Rsa.oaepDecrypt(masterKey.getPrivate(), req.token());
-            } catch (CryptoException e) {
-                log.warn("sign-in of {} carried a token the master key cannot open", req.id());
-            }
-        }
         signIns.signedIn(req.id());
         fire(req.id(), "accept", true, pem);
         log.debug("{} signed in", req.id());
-        return new Decision(null, minionPub, token);
+        return new Decision(null, minionPub);
     }
 
     private byte[] signatureOf(String session) {

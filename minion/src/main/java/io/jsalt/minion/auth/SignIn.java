@@ -27,10 +27,10 @@ import java.util.Optional;
 
 /**
  * One {@code _auth} exchange, checked the way a careful minion must: the master key is the pinned one
- * (or matches master_finger on first contact), the reply is signed by it, the nonce and token come back,
+ * (or matches master_finger on first contact), the reply is signed by it, the nonce and (Salt's form) token come back,
  * and the session key carries the master's X9.31 signature. It asks a jsalt master for the secret its returns
- * are MACed with ({@link ReturnMac}), with the session key and the token in one OAEP block ({@link SignInBlock}:
- * one private-key operation instead of three); a salt-master sends none, and returns are then signed as Salt's are.
+ * are MACed with ({@link ReturnMac}), with the session key in one OAEP block ({@link SignInBlock}: one private-key
+ * operation instead of three); a salt-master sends none, and returns are then signed as Salt's are.
  */
 public final class SignIn {
     private final String id;
@@ -56,7 +56,7 @@ public final class SignIn {
         byte[] encryptedToken = pinned.map(k -> Rsa.oaepEncrypt(k, token.getBytes(StandardCharsets.US_ASCII))).orElse(null);
         Map<String, Object> request = new AuthRequest(id, nonce, minionPem, encryptedToken).toLoad();
         request.put(ReturnMac.ASK, ReturnMac.ALGORITHM); // a jsalt master answers with a secret to MAC returns with; Salt's ignores it
-        request.put(SignInBlock.ASK, SignInBlock.FORMAT); // ... and with it, the session key and the token in one OAEP block
+        request.put(SignInBlock.ASK, SignInBlock.FORMAT); // ... and with it, the session key in one OAEP block
         byte[] frame = RequestEnvelope.clear(request).encode();
         byte[] replyFrame;
         try {
@@ -98,10 +98,11 @@ public final class SignIn {
             return new SignInResult.MasterRefused("the reply does not echo this request's nonce");
         }
         if (SignInBlock.carriedBy(signed)) {
-            // a jsalt master: session key, token and return secret in one block, one private-key operation
+            // a jsalt master: session key and return secret in one block, one private-key operation. No token: what
+            // its echo proves (the holder of the pinned master key answers this request) the reply's signature over
+            // this request's nonce has just proved
             SignInBlock.Opened block = SignInBlock.open(signed, minionKey.getPrivate());
-            byte[] echoed = block.token().length == 0 ? null : block.token();
-            return accepted(masterKey, reply, block.sessionKey(), token, echoed, block.returnMac());
+            return accepted(masterKey, reply, block.sessionKey(), null, null, block.returnMac());
         }
         String sessionKey = new String(Rsa.oaepDecrypt(minionKey.getPrivate(), reply.aes()), StandardCharsets.US_ASCII);
         byte[] echoed = token == null || reply.token() == null ? null : Rsa.oaepDecrypt(minionKey.getPrivate(), reply.token());

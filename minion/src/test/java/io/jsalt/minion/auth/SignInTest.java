@@ -186,22 +186,17 @@ class SignInTest {
 
     // --- the one-block sign-in (SignInBlock) ----------------------------------------------------------------
 
-    /**
-     * An honest jsalt master's one-block reply: session key, the token it opened (or {@code echoed} instead) and the
-     * return secret in {@code aes}, encrypted to {@code to}; no {@code token}, no {@code jsalt_return_key}.
-     */
-    private byte[] oneBlockAccept(AuthRequest req, byte[] secret, byte[] echoed, PublicKey to) {
+    /** An honest jsalt master's one-block reply: session key and return secret in {@code aes} for {@code to}; no token. */
+    private byte[] oneBlockAccept(AuthRequest req, byte[] secret, PublicKey to) {
         sessionKey = Crypticle.generateKeyString();
-        byte[] token = echoed != null ? echoed : req.token() == null ? null : Rsa.oaepDecrypt(MASTER.getPrivate(), req.token());
-        byte[] aes = SignInBlock.seal(to, sessionKey, token, new ReturnMac(secret)).orElseThrow();
-        return oneBlockReply(req, aes);
+        return oneBlockReply(req, SignInBlock.seal(to, sessionKey, new ReturnMac(secret)), MASTER.getPrivate());
     }
 
-    private byte[] oneBlockReply(AuthRequest req, byte[] aes) {
+    private byte[] oneBlockReply(AuthRequest req, byte[] aes, PrivateKey signer) {
         byte[] sig = Rsa.x931PrivateEncrypt(MASTER.getPrivate(), sha256Hex(sessionKey).getBytes(StandardCharsets.US_ASCII));
         Map<String, Object> load = AuthReply.accepted(MASTER_PEM, PUBLISH_PORT, aes, sig, null, req.nonce()).toLoad();
         load.put(SignInBlock.ASK, SignInBlock.FORMAT);
-        return SignedClear.seal(load, MASTER.getPrivate());
+        return SignedClear.seal(load, signer);
     }
 
     private static byte[] secretOf(int fill) {
@@ -211,9 +206,9 @@ class SignInTest {
     }
 
     @Test
-    void aSignInAsksForTheOneBlockAndTakesSessionKeyTokenAndSecretFromIt() {
-        pinMasterKey(); // so the request carries a token, which comes back inside the block
-        master = req -> oneBlockAccept(req, secretOf(9), null, MINION.getPublic());
+    void aSignInAsksForTheOneBlockAndTakesSessionKeyAndSecretFromIt() {
+        pinMasterKey(); // the request carries Salt's token all the same (a salt-master needs it); a jsalt master ignores it
+        master = req -> oneBlockAccept(req, secretOf(9), MINION.getPublic());
 
         SignInResult result = signIn().attempt();
 
@@ -227,8 +222,8 @@ class SignInTest {
     }
 
     @Test
-    void aOneBlockReplyToAFirstContactCarriesNoTokenAndIsAccepted() {
-        master = req -> oneBlockAccept(req, secretOf(3), null, MINION.getPublic());
+    void aOneBlockReplyToAFirstContactIsAcceptedAndPinsTheMasterKey() {
+        master = req -> oneBlockAccept(req, secretOf(3), MINION.getPublic());
 
         SignInResult result = signIn().attempt();
 
@@ -238,24 +233,32 @@ class SignInTest {
     }
 
     @Test
-    void aOneBlockReplyEchoingAnotherTokenOrNoneIsRefused() {
+    void aOneBlockReplyNotSignedByThePinnedMasterOrForAnotherNonceIsRefused() {
         pinMasterKey();
-        master = req -> oneBlockAccept(req, secretOf(1), Crypticle.generateKeyString().getBytes(StandardCharsets.US_ASCII),
-                MINION.getPublic());
-        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
-                r -> assertThat(r.reason()).contains("different sign-in token"));
+        // without the token's echo, these two checks are what proves the pinned master answers this request
+        master = req -> {
+            sessionKey = Crypticle.generateKeyString();
+            return oneBlockReply(req, SignInBlock.seal(MINION.getPublic(), sessionKey, new ReturnMac(secretOf(1))), impostor.getPrivate());
+        };
+        assertThat(signIn().attempt()).isInstanceOf(SignInResult.MasterRefused.class);
 
-        master = req -> oneBlockAccept(req, secretOf(1), new byte[0], MINION.getPublic());
+        master = req -> {
+            sessionKey = Crypticle.generateKeyString();
+            AuthRequest replayed = new AuthRequest(req.id(), "ffffffffffffffffffffffffffffffff", req.pub(), req.token());
+            return oneBlockReply(replayed, SignInBlock.seal(MINION.getPublic(), sessionKey, new ReturnMac(secretOf(1))),
+                    MASTER.getPrivate());
+        };
         assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
-                r -> assertThat(r.reason()).contains("did not return the sign-in token"));
+                r -> assertThat(r.reason()).contains("nonce"));
+        assertThat(RsaKeys.readPublicKey(pinFile())).isEqualTo(MASTER.getPublic());
     }
 
     @Test
     void aOneBlockReplyWhoseSessionKeyIsNotSignedByTheMasterIsRefused() {
         master = req -> {
-            byte[] aes = SignInBlock.seal(MINION.getPublic(), Crypticle.generateKeyString(), null, new ReturnMac(secretOf(2))).orElseThrow();
+            byte[] aes = SignInBlock.seal(MINION.getPublic(), Crypticle.generateKeyString(), new ReturnMac(secretOf(2)));
             sessionKey = Crypticle.generateKeyString(); // the reply's sig is over this one, not the block's
-            return oneBlockReply(req, aes);
+            return oneBlockReply(req, aes, MASTER.getPrivate());
         };
 
         assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
@@ -264,12 +267,13 @@ class SignInTest {
 
     @Test
     void aOneBlockThatDoesNotOpenWithThisKeyOrIsNotInTheFormatIsRefusedNotThrown() {
-        master = req -> oneBlockAccept(req, secretOf(4), null, impostor.getPublic());
+        master = req -> oneBlockAccept(req, secretOf(4), impostor.getPublic());
         assertThat(signIn().attempt()).isInstanceOf(SignInResult.MasterRefused.class);
 
         master = req -> { // marked as one block, but Salt's aes: the session key alone
             sessionKey = Crypticle.generateKeyString();
-            return oneBlockReply(req, Rsa.oaepEncrypt(MINION.getPublic(), sessionKey.getBytes(StandardCharsets.US_ASCII)));
+            return oneBlockReply(req, Rsa.oaepEncrypt(MINION.getPublic(), sessionKey.getBytes(StandardCharsets.US_ASCII)),
+                    MASTER.getPrivate());
         };
         assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
                 r -> assertThat(r.reason()).contains("unusable sign-in reply"));

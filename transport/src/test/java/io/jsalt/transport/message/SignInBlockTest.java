@@ -13,11 +13,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The one-block sign-in as a codec: what one OAEP block carries, what does not fit, what does not open. Vector keys. */
+/** The one-block sign-in as a codec: what one OAEP block carries, what does not open. Vector keys (no keygen). */
 class SignInBlockTest {
     private static final String SESSION_KEY = Crypticle.generateKeyString();
-    /** A jsalt minion's token: Salt's key string, 76 characters. */
-    private static final byte[] TOKEN = Crypticle.generateKeyString().getBytes(StandardCharsets.US_ASCII);
 
     private static ReturnMac mac(int fill) {
         byte[] secret = new byte[ReturnMac.SECRET_BYTES];
@@ -33,50 +31,50 @@ class SignInBlockTest {
     }
 
     @Test
-    void sessionKeyTokenAndSecretFitOneBlockOfA2048BitKeyAndComeBackWhole() {
-        byte[] aes = SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, TOKEN, mac(5)).orElseThrow();
+    void sessionKeyAndSecretTravelInOneBlockOfTheMinionsKeyAndComeBackWhole() {
+        byte[] aes = SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, mac(5));
 
         assertThat(aes).hasSize(256);
-        assertThat(Rsa.oaepDecrypt(Vectors.minionPem(), aes)).hasSize(190); // 76 + 3 + 76 + 3 + 32; OAEP-SHA-1 takes 214
+        assertThat(Rsa.oaepDecrypt(Vectors.minionPem(), aes)).hasSize(76 + 3 + 32);
         SignInBlock.Opened opened = SignInBlock.open(reply(aes), Vectors.minionPem());
         assertThat(opened.sessionKey()).isEqualTo(SESSION_KEY);
-        assertThat(opened.token()).isEqualTo(TOKEN);
         Map<String, Object> ret = new ReturnLoad("vector-minion", "20261122064522705359", "test.ping", List.of(), true, 0, true).toLoad();
         assertThat(mac(5).valid(opened.returnMac().seal(ret))).isTrue();
+        assertThat(mac(6).valid(opened.returnMac().seal(ret))).isFalse();
         assertThat(opened.toString()).doesNotContain(SESSION_KEY);
     }
 
     @Test
-    void aTokenHoldingTheSeparatorOrNoneComesBackAsSent() {
-        byte[] odd = "a_|-b_|-".getBytes(StandardCharsets.US_ASCII);
+    void aSecretHoldingTheSeparatorComesBackWhole() {
+        byte[] secret = new byte[ReturnMac.SECRET_BYTES];
+        byte[] separator = "_|-".getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i + 3 <= secret.length; i += 3) {
+            System.arraycopy(separator, 0, secret, i, 3);
+        }
+        byte[] aes = SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, new ReturnMac(secret));
 
-        assertThat(SignInBlock.open(reply(SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, odd, mac(1)).orElseThrow()),
-                Vectors.minionPem()).token()).isEqualTo(odd);
-        assertThat(SignInBlock.open(reply(SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, null, mac(1)).orElseThrow()),
-                Vectors.minionPem()).token()).isEmpty();
-    }
+        SignInBlock.Opened opened = SignInBlock.open(reply(aes), Vectors.minionPem());
 
-    @Test
-    void aBlockThatWouldNotFitOneOaepBlockIsNotMade() {
-        byte[] longest = Arrays.copyOf(TOKEN, TOKEN.length + 24); // 214 bytes in all: OAEP-SHA-1's most for 2048 bits
-        byte[] longer = Arrays.copyOf(TOKEN, TOKEN.length + 25);
-
-        assertThat(SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, longest, mac(1))).isPresent();
-        assertThat(SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, longer, mac(1))).isEmpty();
+        assertThat(opened.sessionKey()).isEqualTo(SESSION_KEY);
+        Map<String, Object> ret = new ReturnLoad("vector-minion", "20261122064522705359", "test.ping", List.of(), true, 0, true).toLoad();
+        assertThat(new ReturnMac(secret).valid(opened.returnMac().seal(ret))).isTrue();
     }
 
     @Test
     void refusesABlockForAnotherKeyNotInTheFormatOrOfAnUnknownFormat() {
-        byte[] forTheMaster = SignInBlock.seal(Vectors.masterPub(), SESSION_KEY, TOKEN, mac(1)).orElseThrow();
+        byte[] forTheMaster = SignInBlock.seal(Vectors.masterPub(), SESSION_KEY, mac(1));
         byte[] sessionKeyAlone = Rsa.oaepEncrypt(Vectors.minionPub(), SESSION_KEY.getBytes(StandardCharsets.US_ASCII));
-        byte[] shortBlock = Rsa.oaepEncrypt(Vectors.minionPub(), "k_|-t".getBytes(StandardCharsets.US_ASCII));
-        Map<String, Object> otherFormat = reply(SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, TOKEN, mac(1)).orElseThrow());
-        otherFormat.put(SignInBlock.ASK, "key-token-secret-v9");
+        byte[] tokenToo = Rsa.oaepEncrypt(Vectors.minionPub(), (SESSION_KEY + "_|-" + SESSION_KEY + "_|-" + "x".repeat(32))
+                .getBytes(StandardCharsets.US_ASCII));
+        byte[] shortBlock = Rsa.oaepEncrypt(Vectors.minionPub(), "_|-".getBytes(StandardCharsets.US_ASCII));
+        Map<String, Object> otherFormat = reply(SignInBlock.seal(Vectors.minionPub(), SESSION_KEY, mac(1)));
+        otherFormat.put(SignInBlock.ASK, "key-token-secret");
+        Map<String, Object> noAes = reply(null);
 
-        assertThatThrownBy(() -> SignInBlock.open(reply(forTheMaster), Vectors.minionPem())).isInstanceOf(CryptoException.class);
-        assertThatThrownBy(() -> SignInBlock.open(reply(sessionKeyAlone), Vectors.minionPem())).isInstanceOf(CryptoException.class);
-        assertThatThrownBy(() -> SignInBlock.open(reply(shortBlock), Vectors.minionPem())).isInstanceOf(CryptoException.class);
-        assertThatThrownBy(() -> SignInBlock.open(otherFormat, Vectors.minionPem())).isInstanceOf(CryptoException.class);
+        for (Map<String, Object> bad : List.of(reply(forTheMaster), reply(sessionKeyAlone), reply(tokenToo), reply(shortBlock),
+                otherFormat, noAes)) {
+            assertThatThrownBy(() -> SignInBlock.open(bad, Vectors.minionPem())).isInstanceOf(CryptoException.class);
+        }
     }
 
     @Test
