@@ -72,6 +72,8 @@ public final class Minion implements AutoCloseable {
     private volatile boolean stopped;
     private volatile Instant signedInAt;
     private KeyPair keyPair;
+    /** Salt's {@code tok} for {@link #keyPair}, made on first use: see {@link #tok()}. */
+    private volatile byte[] tok;
     private MinionMasters masters;
     private Returner returner;
     private JobRunner jobs;
@@ -114,7 +116,7 @@ public final class Minion implements AutoCloseable {
         SaltutilModule saltutil = new SaltutilModule(running, grains::refresh, () -> grainsReport.send(), MinionModules.jarDir(config));
         // as Salt's grains.setvals does: every grains write ends with saltutil.refresh_grains(refresh_pillar=...)
         supervisorEvents = new SupervisorEvents(config.id(),
-                () -> Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII)),
+                this::tok,
                 load -> masters.send(load));
         supervisor = Supervisor.forMinion(config, supervisorEvents);
         FreshPillar fromMasters = (override, saltenv, pillarenv) -> grainsReport.fetch(override, saltenv, pillarenv);
@@ -257,7 +259,7 @@ public final class Minion implements AutoCloseable {
         }
         String when = ZonedDateTime.now().format(DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", Locale.ROOT));
         String text = "Minion " + config.id() + " started at " + when;
-        byte[] tok = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
+        byte[] tok = tok();
         Session session = link.session();
         boolean jsaltMaster = session != null && session.returnMac() != null; // only a jsalt master gives a return secret
         for (Map<String, Object> load : StartEvents.loads(config.id(), tok, text, jsaltMaster)) {
@@ -268,6 +270,20 @@ public final class Minion implements AutoCloseable {
                 log.warn("{}: start event not delivered to {}: {}", config.id(), link.address(), Printable.reason(e));
             }
         }
+    }
+
+    /**
+     * Salt's {@code tok}, which proves minion events: the key's X9.31 signature of {@code b"salt"}. That
+     * signature is deterministic, so it is made once per key (an RSA private-key operation, ~8 ms on the minion's
+     * C1 JVM) and not for each master's start events and each supervisor event.
+     */
+    private byte[] tok() {
+        byte[] t = tok;
+        if (t == null) {
+            t = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
+            tok = t;
+        }
+        return t.clone();
     }
 
     @Override

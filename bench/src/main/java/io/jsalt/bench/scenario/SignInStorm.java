@@ -50,11 +50,13 @@ public final class SignInStorm {
                 ProcSample before = fleet.master.sample();
                 Map<String, Long> threadsBefore = TreeCpu.perThreadName(fleet.master.pid());
                 ProcSample swarmBefore = fleet.swarm.sample();
+                Map<String, Long> swarmThreadsBefore = fleet.swarm.cpuByThreadName();
                 long t0 = fleet.swarm.start();
                 boolean all = fleet.awaitSignedIn(Duration.ofSeconds(Math.max(120, n / 10)));
                 ProcSample after = fleet.master.sample();
                 Map<String, Long> byThread = TreeCpu.used(threadsBefore, TreeCpu.perThreadName(fleet.master.pid()));
                 ProcSample swarmAfter = fleet.swarm.sample();
+                Map<String, Long> swarmByThread = TreeCpu.used(swarmThreadsBefore, fleet.swarm.cpuByThreadName());
                 long[] at = fleet.swarm.signInsSince(t0);
                 double[] seconds = new double[at.length];
                 for (int i = 0; i < at.length; i++) {
@@ -73,6 +75,7 @@ public final class SignInStorm {
                 r.put("master_cpu_ms_by_thread", byThread);
                 // the swarm shares the master's cores: its CPU is the rest of what the storm cost them
                 r.put("swarm_cpu_s", Latencies.round((swarmAfter.cpuMillis() - swarmBefore.cpuMillis()) / 1000.0));
+                r.put("swarm_cpu_ms_by_thread", swarmByThread);
                 r.put("master_rss_peak_mib", Latencies.round(peak.peak().rssMiB()));
                 r.put("master_rss_after_mib", Latencies.round(after.rssMiB()));
                 r.put("master_fds_peak", peak.peak().fds());

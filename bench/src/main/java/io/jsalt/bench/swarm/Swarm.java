@@ -117,6 +117,15 @@ public final class Swarm implements AutoCloseable {
         return new ProcSample(rss, cpu, fds, threads);
     }
 
+    /** CPU milliseconds by thread name (numbers stripped, as {@link io.jsalt.bench.harness.TreeCpu#perThreadName}), summed over the worker JVMs. */
+    public java.util.Map<String, Long> cpuByThreadName() {
+        java.util.Map<String, Long> sum = new java.util.TreeMap<>();
+        for (SwarmProcess w : workers) {
+            io.jsalt.bench.harness.TreeCpu.perThreadName(w.pid()).forEach((name, ms) -> sum.merge(name, ms, Long::sum));
+        }
+        return sum;
+    }
+
     public int jvms() {
         return workers.size();
     }

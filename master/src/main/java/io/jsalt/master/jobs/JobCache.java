@@ -24,6 +24,15 @@ public interface JobCache extends AutoCloseable {
     List<JobReturn> returns(String jid);
 
     /**
+     * True when minion {@code id} has returned for job {@code jid}. A store answers it without reading the job's
+     * other returns where it can (the late sign-in catch-up asks it per minion and missed job: reading every return
+     * made a storm of N sign-ins cost O(N × jobs × N)); this default reads them.
+     */
+    default boolean hasReturn(String jid, String id) {
+        return returns(jid).stream().anyMatch(r -> r.id().equals(id));
+    }
+
+    /**
      * Keeps at most {@code max} returns per minion, the newest, and forgets the older ones: the quota
      * ({@code job_cache_max_returns_per_minion}) that bounds what one minion can make the cache hold.
      *

@@ -55,6 +55,17 @@ public final class MemoryJobCache implements JobCache {
     }
 
     @Override
+    public boolean hasReturn(String jid, String id) {
+        Map<String, JobReturn> byMinion = returns.get(jid);
+        if (byMinion == null) {
+            return false;
+        }
+        synchronized (byMinion) {
+            return byMinion.containsKey(id);
+        }
+    }
+
+    @Override
     public int trimReturnsPerMinion(int max) {
         Map<String, List<JobReturn>> byMinion = new java.util.HashMap<>();
         for (Map<String, JobReturn> perJob : returns.values()) {

@@ -175,6 +175,20 @@ public final class SqliteJobCache implements JobCache {
     }
 
     @Override
+    public boolean hasReturn(String jid, String id) {
+        return read(c -> {
+            // the UNIQUE (jid, id) index answers it: no other return of the job is read
+            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM returns WHERE jid = ? AND id = ?")) {
+                s.setString(1, jid);
+                s.setString(2, id);
+                try (ResultSet rs = s.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    @Override
     public int trimReturnsPerMinion(int max) {
         return write(() -> {
             // the usual answer is "nobody is over": found on the (id, received_ns) index without touching a row

@@ -60,6 +60,13 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     private final ScheduledExecutorService worker;
     /** Per minion, the jobs that went out while it did not listen, with when. Worker thread only. */
     private final Map<String, Map<String, Instant>> missedBy = new HashMap<>();
+    /**
+     * The jobs some minion missed, each read from the job cache once (a job never changes once published): a storm
+     * of N late sign-ins read each missed job, with its N-entry minion list, once per minion. Worker thread only.
+     */
+    private final Map<String, Optional<Job>> missedJobs = new HashMap<>();
+    /** Each missed job with the earliest time a minion missed it, so old ones are found without a sweep. Worker thread only. */
+    private final Map<String, Instant> missedSince = new HashMap<>();
     /** When each minion last signed in, for {@link #SUBSCRIBE_WAIT}. Worker thread only. */
     private final Map<String, Instant> recentSignIns = new HashMap<>();
     /** Minions signed in with jobs due, each with the time to stop waiting for its subscription. Worker thread only. */
@@ -96,6 +103,7 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         run(() -> {
             forgetOldJobs(at);
             copy.forEach(id -> missedBy.computeIfAbsent(id, k -> new TreeMap<>()).put(jid, at));
+            missedSince.merge(jid, at, (a, b) -> a.isBefore(b) ? a : b);
             for (String id : copy) {
                 if (recentSignIns.containsKey(id)) {
                     signedIn(id); // it signed in while the job was being sent, before this was known
@@ -176,8 +184,8 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     private List<Job> due(String id) {
         List<Job> due = new ArrayList<>();
         for (String jid : List.copyOf(missedBy.getOrDefault(id, Map.of()).keySet())) {
-            Optional<Job> job = jobs.job(jid);
-            if (job.isEmpty() || jobs.returns(jid).stream().anyMatch(r -> r.id().equals(id)) || !stillTargets(job.get(), id)) {
+            Optional<Job> job = missedJobs.computeIfAbsent(jid, jobs::job);
+            if (job.isEmpty() || jobs.hasReturn(jid, id) || !stillTargets(job.get(), id)) {
                 forget(id, jid);
             } else {
                 due.add(job.get());
@@ -204,10 +212,20 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         }
     }
 
+    /**
+     * Forgets the jobs no longer in flight. Called on every sign-in, so it looks at each missed job (not at each
+     * minion) unless one has grown old: the sweep over every minion's list runs once per job that leaves the window.
+     */
     private void forgetOldJobs(Instant now) {
         Instant oldest = now.minus(inFlightFor.get());
+        if (missedSince.values().stream().noneMatch(at -> at.isBefore(oldest))) {
+            return;
+        }
         missedBy.values().forEach(missed -> missed.values().removeIf(at -> at.isBefore(oldest)));
         missedBy.values().removeIf(Map::isEmpty);
+        missedSince.clear();
+        missedBy.values().forEach(missed -> missed.forEach((jid, at) -> missedSince.merge(jid, at, (a, b) -> a.isBefore(b) ? a : b)));
+        missedJobs.keySet().retainAll(missedSince.keySet());
     }
 
     private void run(Runnable task) {

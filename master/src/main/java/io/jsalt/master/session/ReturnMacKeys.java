@@ -64,8 +64,12 @@ public final class ReturnMacKeys {
 
     private record Derived(PublicKey key, Crypticle session, ReturnMac mac) {}
 
-    /** The secret of {@code id} under the current session key, derived once per (key, session key) and then kept. */
-    private ReturnMac macOf(String id, PublicKey minionKey) {
+    /**
+     * The secret of {@code id} under the current session key, derived once per (key, session key) and then kept;
+     * for the one-block sign-in reply ({@link io.jsalt.transport.message.SignInBlock}), which encrypts it to
+     * {@code minionKey} with the session key.
+     */
+    public ReturnMac macOf(String id, PublicKey minionKey) {
         Crypticle session = sessionKey.crypticle();
         Derived d = derived.get(id);
         if (d != null && d.key() == minionKey && d.session() == session) {

@@ -67,6 +67,17 @@ abstract class JobCacheContract {
     }
 
     @Test
+    void tellsWhetherOneMinionHasReturnedForOneJob() {
+        cache.saveReturn(ret("20260101120000000001", "web1", 1));
+        cache.saveReturn(ret("20260101120000000002", "web2", 2));
+
+        assertThat(cache.hasReturn("20260101120000000001", "web1")).isTrue();
+        assertThat(cache.hasReturn("20260101120000000001", "web2")).isFalse();
+        assertThat(cache.hasReturn("20260101120000000002", "web1")).isFalse();
+        assertThat(cache.hasReturn("20260101120000000009", "web1")).isFalse();
+    }
+
+    @Test
     void theSameMinionMayReturnForTwoJobs() {
         assertThat(cache.saveReturn(ret("20260101120000000001", "web1", 1))).isTrue();
         assertThat(cache.saveReturn(ret("20260101120000000002", "web1", 2))).isTrue();

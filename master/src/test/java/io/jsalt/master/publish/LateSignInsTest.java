@@ -7,6 +7,7 @@ import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.jobs.Job;
+import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobReturn;
 import io.jsalt.master.jobs.MemoryJobCache;
 import io.jsalt.master.keys.KeyState;
@@ -75,8 +76,12 @@ class LateSignInsTest {
     }
 
     private void start(boolean zmqFiltering, Duration subscribeWait) {
+        start(zmqFiltering, subscribeWait, jobs);
+    }
+
+    private void start(boolean zmqFiltering, Duration subscribeWait, JobCache readFrom) {
         publisher = new JobPublisher(server, session, master.getPrivate(), zmqFiltering);
-        lateSignIns = new LateSignIns(jobs, targets, publisher, server::subscribedTopics, () -> WINDOW, subscribeWait, clock);
+        lateSignIns = new LateSignIns(readFrom, targets, publisher, server::subscribedTopics, () -> WINDOW, subscribeWait, clock);
         bus.addListener(lateSignIns);
         publisher.whenNotListening(lateSignIns::missed);
     }
@@ -222,6 +227,92 @@ class LateSignInsTest {
         lateSignIns.missed(jid, List.of("late"));
 
         assertThat(next(observer)).containsEntry("jid", jid).containsEntry("tgt", List.of("late"));
+    }
+
+    @Test
+    void aStormOfLateSignInsReadsEachMissedJobOnceAndNoJobsReturns() throws Exception {
+        CountingJobCache counted = new CountingJobCache(jobs);
+        start(false, Duration.ZERO, counted);
+        BlockingQueue<Map<String, Object>> observer = subscribe(List.of(new byte[0]));
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.subscribedTopics().contains(""));
+        String first = publish("*", "glob", List.of("late", "other"));
+        String second = publish("*", "glob", List.of("late", "other"));
+        assertThat(next(observer)).containsEntry("jid", first);
+        assertThat(next(observer)).containsEntry("jid", second);
+        jobs.saveReturn(new JobReturn(second, "other", "x", 0, true, Instant.now()));
+
+        signIn("late");
+        signIn("other");
+        List<Object> again = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Map<String, Object> load = next(observer);
+            again.add(List.of(load.get("jid"), load.get("tgt")));
+        }
+
+        // each minion gets what it missed and has not answered; "other" answered the second job already
+        assertThat(again).containsExactlyInAnyOrder(List.of(first, List.of("late")), List.of(second, List.of("late")),
+                List.of(first, List.of("other")));
+        // each job read once for every sign-in, and each (job, minion) asked about alone: no job's whole return list
+        assertThat(counted.jobReads).containsOnlyKeys(first, second).containsEntry(first, 1).containsEntry(second, 1);
+        assertThat(counted.returnListReads).isZero();
+    }
+
+    /** The job cache, counting what the catch-up reads. */
+    private static final class CountingJobCache implements JobCache {
+        private final JobCache inner;
+        final Map<String, Integer> jobReads = new java.util.concurrent.ConcurrentHashMap<>();
+        volatile int returnListReads;
+
+        CountingJobCache(JobCache inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void saveJob(Job job) {
+            inner.saveJob(job);
+        }
+
+        @Override
+        public java.util.Optional<Job> job(String jid) {
+            jobReads.merge(jid, 1, Integer::sum);
+            return inner.job(jid);
+        }
+
+        @Override
+        public List<Job> jobsBetween(String firstJid, String lastJid) {
+            return inner.jobsBetween(firstJid, lastJid);
+        }
+
+        @Override
+        public boolean saveReturn(JobReturn ret) {
+            return inner.saveReturn(ret);
+        }
+
+        @Override
+        public List<JobReturn> returns(String jid) {
+            returnListReads++;
+            return inner.returns(jid);
+        }
+
+        @Override
+        public boolean hasReturn(String jid, String id) {
+            return inner.hasReturn(jid, id);
+        }
+
+        @Override
+        public int trimReturnsPerMinion(int max) {
+            return inner.trimReturnsPerMinion(max);
+        }
+
+        @Override
+        public void prune(Instant cutoff) {
+            inner.prune(cutoff);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 
     /** The system clock, moved ahead on demand. */

@@ -3,7 +3,9 @@ package io.jsalt.master.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jsalt.crypto.Crypticle;
 import io.jsalt.crypto.CryptoException;
+import io.jsalt.crypto.Rsa;
 import io.jsalt.master.data.MinionDataCache;
 import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Job;
@@ -23,7 +25,9 @@ import io.jsalt.transport.codec.Wire;
 import io.jsalt.transport.message.AuthRequest;
 import io.jsalt.transport.message.ReturnLoad;
 import io.jsalt.transport.message.ReturnMac;
+import io.jsalt.transport.message.SignInBlock;
 import io.jsalt.transport.message.SignedClear;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Instant;
@@ -182,11 +186,59 @@ class ReturnMacTest {
         Map<String, Object> salts = signIn("web1", web1, false);
         Map<String, Object> jsalts = signIn("web1", web1, true);
 
-        assertThat(salts).doesNotContainKey(ReturnMac.KEY_FIELD);
+        assertThat(salts).doesNotContainKey(ReturnMac.KEY_FIELD).doesNotContainKey(SignInBlock.ASK);
         assertThat(jsalts).containsKey(ReturnMac.KEY_FIELD);
         Map<String, Object> withoutSecret = new LinkedHashMap<>(jsalts);
         withoutSecret.remove(ReturnMac.KEY_FIELD);
         assertThat(withoutSecret.keySet()).containsExactlyElementsOf(salts.keySet());
+    }
+
+    // --- the one-block sign-in (SignInBlock): session key and secret in aes alone, the token not opened
+
+    @Test
+    void aOneBlockSignInCarriesSessionKeyAndTheSameSecretInAesAloneAndLeavesTheTokenClosed() {
+        byte[] token = Crypticle.generateKeyString().getBytes(StandardCharsets.US_ASCII);
+        ReturnMac threeBlocks = secretOf(signIn("web1", web1, true), web1);
+        // a token the master key cannot open: the Salt form warns and leaves it out, the one block never opens it
+        byte[] forAnotherMaster = Rsa.oaepEncrypt(web2.getPublic(), token);
+
+        Map<String, Object> reply = oneBlockSignIn("web1", web1, forAnotherMaster);
+
+        assertThat(reply).containsEntry(SignInBlock.ASK, SignInBlock.FORMAT).doesNotContainKey("token")
+                .doesNotContainKey(ReturnMac.KEY_FIELD);
+        SignInBlock.Opened block = SignInBlock.open(reply, web1.getPrivate());
+        assertThat(block.sessionKey()).isEqualTo(session.keyString());
+        byte[] sig = Rsa.x931PublicDecrypt(master.getPublic(), Wire.bytes(reply, "sig"));
+        assertThat(new String(sig, StandardCharsets.US_ASCII)).isEqualTo(AuthHandler.sha256Hex(session.keyString()));
+        Map<String, Object> sealed = block.returnMac().seal(ret("web1", JID).toLoad());
+        assertThat(sealed).isEqualTo(threeBlocks.seal(ret("web1", JID).toLoad())); // the one derived secret, either form
+        assertThat(returns.handle(wire(sealed), null)).isEqualTo(true);
+    }
+
+    @Test
+    void aOneBlockSignInUnderAnotherMinionsIdWithItsPublicKeyNeitherRevealsNorReplacesItsSecret() {
+        ReturnMac web1Secret = SignInBlock.open(oneBlockSignIn("web1", web1, null), web1.getPrivate()).returnMac();
+        Map<String, Object> stolen = oneBlockSignIn("web1", web1, null); // web2 asks as web1, with web1's public key
+
+        assertThatThrownBy(() -> SignInBlock.open(stolen, web2.getPrivate())).isInstanceOf(CryptoException.class);
+        assertThat(returns.handle(wire(web1Secret.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+    }
+
+    @Test
+    void theOneBlockIsOnlyGivenWithAReturnSecret() {
+        Map<String, Object> load = new AuthRequest("web1", NONCE, TestKeys.pem(web1), null).toLoad();
+        load.put(SignInBlock.ASK, SignInBlock.FORMAT); // without ReturnMac.ASK
+
+        Map<String, Object> reply = SignedClear.open(auth.handle(wire(load)), master.getPublic());
+
+        assertThat(reply.keySet()).containsExactlyElementsOf(signIn("web1", web1, false).keySet());
+    }
+
+    private Map<String, Object> oneBlockSignIn(String id, KeyPair presented, byte[] encryptedToken) {
+        Map<String, Object> load = new AuthRequest(id, NONCE, TestKeys.pem(presented), encryptedToken).toLoad();
+        load.put(ReturnMac.ASK, ReturnMac.ALGORITHM);
+        load.put(SignInBlock.ASK, SignInBlock.FORMAT);
+        return SignedClear.open(auth.handle(wire(load)), master.getPublic());
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.jsalt.transport.message.AuthRequest;
 import io.jsalt.transport.message.RequestEnvelope;
 import io.jsalt.transport.message.ReturnMac;
 import io.jsalt.transport.message.SessionCipher;
+import io.jsalt.transport.message.SignInBlock;
 import io.jsalt.transport.message.SignedClear;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -26,9 +27,10 @@ import java.util.Optional;
 
 /**
  * One {@code _auth} exchange, checked the way a careful minion must: the master key is the pinned one
- * (or matches master_finger on first contact), the reply is signed by it, the nonce and token come back,
+ * (or matches master_finger on first contact), the reply is signed by it, the nonce and (Salt's form) token come back,
  * and the session key carries the master's X9.31 signature. It asks a jsalt master for the secret its returns
- * are MACed with ({@link ReturnMac}); a salt-master sends none, and returns are then signed as Salt's are.
+ * are MACed with ({@link ReturnMac}), with the session key in one OAEP block ({@link SignInBlock}: one private-key
+ * operation instead of three); a salt-master sends none, and returns are then signed as Salt's are.
  */
 public final class SignIn {
     private final String id;
@@ -54,6 +56,7 @@ public final class SignIn {
         byte[] encryptedToken = pinned.map(k -> Rsa.oaepEncrypt(k, token.getBytes(StandardCharsets.US_ASCII))).orElse(null);
         Map<String, Object> request = new AuthRequest(id, nonce, minionPem, encryptedToken).toLoad();
         request.put(ReturnMac.ASK, ReturnMac.ALGORITHM); // a jsalt master answers with a secret to MAC returns with; Salt's ignores it
+        request.put(SignInBlock.ASK, SignInBlock.FORMAT); // ... and with it, the session key in one OAEP block
         byte[] frame = RequestEnvelope.clear(request).encode();
         byte[] replyFrame;
         try {
@@ -94,21 +97,36 @@ public final class SignIn {
         if (!nonce.equals(reply.nonce())) {
             return new SignInResult.MasterRefused("the reply does not echo this request's nonce");
         }
+        if (SignInBlock.carriedBy(signed)) {
+            // a jsalt master: session key and return secret in one block, one private-key operation. No token: what
+            // its echo proves (the holder of the pinned master key answers this request) the reply's signature over
+            // this request's nonce has just proved
+            SignInBlock.Opened block = SignInBlock.open(signed, minionKey.getPrivate());
+            return accepted(masterKey, reply, block.sessionKey(), null, null, block.returnMac());
+        }
         String sessionKey = new String(Rsa.oaepDecrypt(minionKey.getPrivate(), reply.aes()), StandardCharsets.US_ASCII);
+        byte[] echoed = token == null || reply.token() == null ? null : Rsa.oaepDecrypt(minionKey.getPrivate(), reply.token());
+        return accepted(masterKey, reply, sessionKey, token, echoed, returnMacOf(signed));
+    }
+
+    /**
+     * The checks every accepted reply passes whatever its form: the session key signed by the master, the token
+     * this request sent echoed (an opened {@code echoed}: null when the reply carries none).
+     */
+    private SignInResult accepted(PublicKey masterKey, AuthReply reply, String sessionKey, String token, byte[] echoed,
+            ReturnMac returnMac) {
         byte[] digest = Rsa.x931PublicDecrypt(masterKey, reply.sig());
         if (!Arrays.equals(digest, sha256Hex(sessionKey).getBytes(StandardCharsets.US_ASCII))) {
             return new SignInResult.MasterRefused("the session key is not signed by the master");
         }
         if (token != null) {
-            if (reply.token() == null) {
+            if (echoed == null) {
                 return new SignInResult.MasterRefused("the master did not return the sign-in token");
             }
-            String echoed = new String(Rsa.oaepDecrypt(minionKey.getPrivate(), reply.token()), StandardCharsets.US_ASCII);
-            if (!echoed.equals(token)) {
+            if (!new String(echoed, StandardCharsets.US_ASCII).equals(token)) {
                 return new SignInResult.MasterRefused("the master returned a different sign-in token");
             }
         }
-        ReturnMac returnMac = returnMacOf(signed);
         pin.pinIfAbsent(RsaKeys.publicKeyPem(masterKey));
         return new SignInResult.Accepted(new Session(new Crypticle(sessionKey), masterKey, reply.publishPort(), returnMac));
     }

@@ -14,6 +14,7 @@ import io.jsalt.transport.message.ReturnLoad;
 import io.jsalt.transport.message.ReturnMac;
 import io.jsalt.transport.message.AuthRequest;
 import io.jsalt.transport.message.RequestEnvelope;
+import io.jsalt.transport.message.SignInBlock;
 import io.jsalt.transport.message.SignedClear;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -181,6 +182,101 @@ class SignInTest {
 
         assertThat(result).isInstanceOf(SignInResult.Accepted.class);
         assertThat(((SignInResult.Accepted) result).session().returnMac()).isNull();
+    }
+
+    // --- the one-block sign-in (SignInBlock) ----------------------------------------------------------------
+
+    /** An honest jsalt master's one-block reply: session key and return secret in {@code aes} for {@code to}; no token. */
+    private byte[] oneBlockAccept(AuthRequest req, byte[] secret, PublicKey to) {
+        sessionKey = Crypticle.generateKeyString();
+        return oneBlockReply(req, SignInBlock.seal(to, sessionKey, new ReturnMac(secret)), MASTER.getPrivate());
+    }
+
+    private byte[] oneBlockReply(AuthRequest req, byte[] aes, PrivateKey signer) {
+        byte[] sig = Rsa.x931PrivateEncrypt(MASTER.getPrivate(), sha256Hex(sessionKey).getBytes(StandardCharsets.US_ASCII));
+        Map<String, Object> load = AuthReply.accepted(MASTER_PEM, PUBLISH_PORT, aes, sig, null, req.nonce()).toLoad();
+        load.put(SignInBlock.ASK, SignInBlock.FORMAT);
+        return SignedClear.seal(load, signer);
+    }
+
+    private static byte[] secretOf(int fill) {
+        byte[] secret = new byte[ReturnMac.SECRET_BYTES];
+        java.util.Arrays.fill(secret, (byte) fill);
+        return secret;
+    }
+
+    @Test
+    void aSignInAsksForTheOneBlockAndTakesSessionKeyAndSecretFromIt() {
+        pinMasterKey(); // the request carries Salt's token all the same (a salt-master needs it); a jsalt master ignores it
+        master = req -> oneBlockAccept(req, secretOf(9), MINION.getPublic());
+
+        SignInResult result = signIn().attempt();
+
+        assertThat(receivedLoads.get(0)).containsEntry(SignInBlock.ASK, SignInBlock.FORMAT)
+                .containsEntry(ReturnMac.ASK, ReturnMac.ALGORITHM);
+        assertThat(received.get(0).token()).isNotNull();
+        Session session = ((SignInResult.Accepted) result).session();
+        assertThat(session.crypticle().keyString()).isEqualTo(sessionKey);
+        Map<String, Object> ret = new ReturnLoad("vector-minion", "20260101000000000001", "test.ping", List.of(), true, 0, true).toLoad();
+        assertThat(new ReturnMac(secretOf(9)).valid(session.returnMac().seal(ret))).isTrue();
+    }
+
+    @Test
+    void aOneBlockReplyToAFirstContactIsAcceptedAndPinsTheMasterKey() {
+        master = req -> oneBlockAccept(req, secretOf(3), MINION.getPublic());
+
+        SignInResult result = signIn().attempt();
+
+        assertThat(received.get(0).token()).isNull();
+        assertThat(((SignInResult.Accepted) result).session().crypticle().keyString()).isEqualTo(sessionKey);
+        assertThat(RsaKeys.readPublicKey(pinFile())).isEqualTo(MASTER.getPublic());
+    }
+
+    @Test
+    void aOneBlockReplyNotSignedByThePinnedMasterOrForAnotherNonceIsRefused() {
+        pinMasterKey();
+        // without the token's echo, these two checks are what proves the pinned master answers this request
+        master = req -> {
+            sessionKey = Crypticle.generateKeyString();
+            return oneBlockReply(req, SignInBlock.seal(MINION.getPublic(), sessionKey, new ReturnMac(secretOf(1))), impostor.getPrivate());
+        };
+        assertThat(signIn().attempt()).isInstanceOf(SignInResult.MasterRefused.class);
+
+        master = req -> {
+            sessionKey = Crypticle.generateKeyString();
+            AuthRequest replayed = new AuthRequest(req.id(), "ffffffffffffffffffffffffffffffff", req.pub(), req.token());
+            return oneBlockReply(replayed, SignInBlock.seal(MINION.getPublic(), sessionKey, new ReturnMac(secretOf(1))),
+                    MASTER.getPrivate());
+        };
+        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
+                r -> assertThat(r.reason()).contains("nonce"));
+        assertThat(RsaKeys.readPublicKey(pinFile())).isEqualTo(MASTER.getPublic());
+    }
+
+    @Test
+    void aOneBlockReplyWhoseSessionKeyIsNotSignedByTheMasterIsRefused() {
+        master = req -> {
+            byte[] aes = SignInBlock.seal(MINION.getPublic(), Crypticle.generateKeyString(), new ReturnMac(secretOf(2)));
+            sessionKey = Crypticle.generateKeyString(); // the reply's sig is over this one, not the block's
+            return oneBlockReply(req, aes, MASTER.getPrivate());
+        };
+
+        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
+                r -> assertThat(r.reason()).contains("session key is not signed"));
+    }
+
+    @Test
+    void aOneBlockThatDoesNotOpenWithThisKeyOrIsNotInTheFormatIsRefusedNotThrown() {
+        master = req -> oneBlockAccept(req, secretOf(4), impostor.getPublic());
+        assertThat(signIn().attempt()).isInstanceOf(SignInResult.MasterRefused.class);
+
+        master = req -> { // marked as one block, but Salt's aes: the session key alone
+            sessionKey = Crypticle.generateKeyString();
+            return oneBlockReply(req, Rsa.oaepEncrypt(MINION.getPublic(), sessionKey.getBytes(StandardCharsets.US_ASCII)),
+                    MASTER.getPrivate());
+        };
+        assertThat(signIn().attempt()).isInstanceOfSatisfying(SignInResult.MasterRefused.class,
+                r -> assertThat(r.reason()).contains("unusable sign-in reply"));
     }
 
     @Test

@@ -28,7 +28,7 @@ import javax.crypto.spec.SecretKeySpec;
  * and gets Salt's reply unchanged. The minion then puts {@value #FIELD} into each return instead of {@code sig}:
  * HMAC-SHA256 with the secret over a label, the return's {@code id} and {@code jid}, and the load packed as
  * {@link MinionSignature} packs it (use_bin_type, without {@code sig}, {@value #FIELD} and the request nonce).
- * Immutable; the secret never leaves this object but through {@link #sealedFor}.
+ * Immutable; the secret never leaves this object but through {@link #sealedFor} and {@link SignInBlock}.
  */
 public final class ReturnMac {
     /** In a minion's {@code _auth} load: it can MAC its returns (a salt-master ignores the key). */
@@ -55,6 +55,11 @@ public final class ReturnMac {
     /** The secret OAEP-encrypted to {@code minionKey}, for the sign-in reply. */
     public byte[] sealedFor(PublicKey minionKey) {
         return Rsa.oaepEncrypt(minionKey, secret.getEncoded());
+    }
+
+    /** A copy of the secret, for {@link SignInBlock} only (the caller wipes it). */
+    byte[] secretBytes() {
+        return secret.getEncoded();
     }
 
     /**
