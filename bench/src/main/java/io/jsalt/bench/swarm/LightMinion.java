@@ -121,7 +121,8 @@ final class LightMinion implements SwarmMinion {
         Duration timeout = Duration.ofSeconds(s.authTimeout());
         this.signIn = new SignIn(id, keyPair, new MasterKeyPin(shared.pkiDir, ""), client, timeout);
         this.seal = ReturnSeal.of(shared.settings.signReturns() ? keyPair.getPrivate() : null);
-        this.channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout);
+        this.channel = new MasterChannel(client, () -> session, this::reauthenticate, timeout,
+                Duration.ofMillis(s.requestIdleCloseMs()));
     }
 
     @Override

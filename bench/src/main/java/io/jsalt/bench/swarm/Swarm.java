@@ -47,12 +47,13 @@ public final class Swarm implements AutoCloseable {
         Swarm swarm = new Swarm(options.size());
         int jvms = Math.max(1, Math.min(options.jvms(), options.size()));
         int first = 0;
+        long idleCloseMs = RequestIdleBudget.forSwarmOf(options.size()).toMillis();
         try {
             for (int w = 0; w < jvms; w++) {
                 int count = options.size() / jvms + (w < options.size() % jvms ? 1 : 0);
                 SwarmSettings s = new SwarmSettings(root.resolve("swarm-" + w), cacheDir, master.retPort(), master.publishPort(),
                         first, count, 60, options.reauthDelay(), options.signReturns(), options.kind(),
-                        failoverTo == null ? 0 : failoverTo.retPort());
+                        failoverTo == null ? 0 : failoverTo.retPort(), idleCloseMs);
                 swarm.workers.add(new SwarmProcess(s, options.jvmOptions(), root.resolve("console/swarm-" + w + ".out")));
                 first += count;
             }
