@@ -26,7 +26,7 @@ public final class FanOut {
     public static ScenarioResult run(BenchOptions o) throws IOException {
         List<Map<String, Object>> rows = new ArrayList<>();
         List<FanoutPlot.Point> points = new ArrayList<>();
-        TextTable table = new TextTable("N", "rounds", "p50 ms", "p95 ms", "p99 ms", "last ms", "CLI wall ms", "CLI+CDS ms", "missing", "master CPU s", "master RSS MiB", "master fds");
+        TextTable table = new TextTable("N", "rounds", "p50 ms", "p95 ms", "p99 ms", "last ms", "CLI wall ms", "CLI+CDS ms", "missing", "master CPU s", "swarm CPU s", "master RSS MiB", "master fds");
         int rounds = o.quick() ? 3 : 5;
         for (int n : o.sizes()) {
             Map<String, Object> r = runOne(o, n, rounds);
@@ -42,7 +42,7 @@ public final class FanOut {
             series.put("bin/jsalt + AppCDS", (Double) r.get("cli_wall_appcds_ms_median"));
             points.add(new FanoutPlot.Point(n, series));
             table.row(n, rounds, lat.get("p50_ms"), lat.get("p95_ms"), lat.get("p99_ms"), r.get("last_return_ms_median"),
-                    r.get("cli_wall_ms_median"), r.get("cli_wall_appcds_ms_median"), r.get("missing_returns"), r.get("master_cpu_s"), r.get("master_rss_peak_mib"), r.get("master_fds_peak"));
+                    r.get("cli_wall_ms_median"), r.get("cli_wall_appcds_ms_median"), r.get("missing_returns"), r.get("master_cpu_s"), r.get("swarm_cpu_s"), r.get("master_rss_peak_mib"), r.get("master_fds_peak"));
         }
         FanoutPlot.write(points, "jsalt fan-out: test.ping to N minions (" + o.swarmKind() + " swarm)", o.out().resolve("fanout.png"));
         Map<String, Object> json = new LinkedHashMap<>();
@@ -69,6 +69,7 @@ public final class FanOut {
             try (JobClient client = new JobClient(fleet.master.config()); PeakWatch peak = new PeakWatch(fleet.master.pid())) {
                 fleet.warmUp(client, 3);
                 ProcSample before = fleet.master.sample();
+                ProcSample swarmBefore = fleet.swarm.sample();
                 List<Double> all = new ArrayList<>();
                 List<Double> firedMs = new ArrayList<>();
                 List<Double> publishMs = new ArrayList<>();
@@ -89,6 +90,7 @@ public final class FanOut {
                     last[i] = max;
                 }
                 ProcSample after = fleet.master.sample();
+                ProcSample swarmAfter = fleet.swarm.sample();
                 CliTimer cli = new CliTimer(o.jsaltHome());
                 double[] wall = new double[o.quick() ? 2 : 3];
                 for (int i = 0; i < wall.length; i++) {
@@ -114,6 +116,8 @@ public final class FanOut {
                 r.put("cli_command", String.join(" ", cli.command(fleet.master.configDir(), "--out", "json", "*", "test.ping")));
                 r.put("missing_returns", lost);
                 r.put("master_cpu_s", Latencies.round((after.cpuMillis() - before.cpuMillis()) / 1000.0));
+                // what the rounds cost the swarm beside the master, on the same cores
+                r.put("swarm_cpu_s", Latencies.round((swarmAfter.cpuMillis() - swarmBefore.cpuMillis()) / 1000.0));
                 r.put("master_rss_peak_mib", Latencies.round(peak.peak().rssMiB()));
                 r.put("master_fds_peak", peak.peak().fds());
                 r.put("master_threads", after.threads());
@@ -133,6 +137,7 @@ public final class FanOut {
         r.put("cli_wall_appcds_ms_median", 0.0);
         r.put("missing_returns", -1);
         r.put("master_cpu_s", 0.0);
+        r.put("swarm_cpu_s", 0.0);
         r.put("master_rss_peak_mib", 0.0);
         r.put("master_fds_peak", 0);
         return r;
