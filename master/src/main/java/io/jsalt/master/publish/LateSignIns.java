@@ -61,10 +61,11 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     /** Per minion, the jobs that went out while it did not listen, with when. Worker thread only. */
     private final Map<String, Map<String, Instant>> missedBy = new HashMap<>();
     /**
-     * The jobs some minion missed, each read from the job cache once (a job never changes once published): a storm
-     * of N late sign-ins read each missed job, with its N-entry minion list, once per minion. Worker thread only.
+     * The jobs some minion missed, each read from the job cache once found there (a job never changes once
+     * published): a storm of N late sign-ins read each missed job, with its N-entry minion list, once per minion.
+     * A job not found is not kept, so the next minion asks again. Worker thread only.
      */
-    private final Map<String, Optional<Job>> missedJobs = new HashMap<>();
+    private final Map<String, Job> missedJobs = new HashMap<>();
     /** Each missed job with the earliest time a minion missed it, so old ones are found without a sweep. Worker thread only. */
     private final Map<String, Instant> missedSince = new HashMap<>();
     /** When each minion last signed in, for {@link #SUBSCRIBE_WAIT}. Worker thread only. */
@@ -184,7 +185,7 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     private List<Job> due(String id) {
         List<Job> due = new ArrayList<>();
         for (String jid : List.copyOf(missedBy.getOrDefault(id, Map.of()).keySet())) {
-            Optional<Job> job = missedJobs.computeIfAbsent(jid, jobs::job);
+            Optional<Job> job = missedJob(jid);
             if (job.isEmpty() || jobs.hasReturn(jid, id) || !stillTargets(job.get(), id)) {
                 forget(id, jid);
             } else {
@@ -210,6 +211,16 @@ public final class LateSignIns implements EventListener, AutoCloseable {
                 missedBy.remove(id);
             }
         }
+    }
+
+    private Optional<Job> missedJob(String jid) {
+        Job known = missedJobs.get(jid);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        Optional<Job> read = jobs.job(jid);
+        read.ifPresent(job -> missedJobs.put(jid, job));
+        return read;
     }
 
     /**
