@@ -34,6 +34,24 @@ public final class JavaProcess {
                 .start();
     }
 
+    /**
+     * Starts a daemon through its launcher script ({@code bin/jsalt-minion}), with its class path, and
+     * {@code jvmOptions} in place of its default JVM options ({@code JSALT_DAEMON_JAVA_OPTS}; empty: none). The
+     * launcher execs java, so the process is the JVM.
+     */
+    public static Process startLauncher(Path script, List<String> jvmOptions, List<String> args, Path console) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
+        cmd.addAll(args);
+        Files.createDirectories(console.getParent());
+        ProcessBuilder builder = new ProcessBuilder(cmd);
+        builder.environment().put("JSALT_DAEMON_JAVA_OPTS", String.join(" ", jvmOptions));
+        builder.environment().put("JAVA_HOME", Path.of(JAVA).getParent().getParent().toString());
+        return builder.redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(console.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
+    }
+
     /** TERM, then KILL after {@code graceSeconds}; also kills anything the process started. */
     public static void stop(Process p, int graceSeconds) {
         if (p == null) {

@@ -90,6 +90,18 @@ public final class Memory {
         }
     }
 
+    /**
+     * Through bin/jsalt-minion when it is built, as an operator starts one: its class path is the minion's jars,
+     * not the benchmark's (which holds every module's); else the main class on this JVM's class path.
+     */
+    private static Process startMinion(BenchOptions o, List<String> jvm, Path conf, Path console) throws IOException {
+        Path script = o.jsaltHome() == null ? null : o.jsaltHome().resolve("bin/jsalt-minion");
+        if (script != null && Files.isRegularFile(script) && Files.isDirectory(o.jsaltHome().resolve("client-cli/target/lib"))) {
+            return JavaProcess.startLauncher(script, jvm, List.of("-c", conf.toString()), console);
+        }
+        return JavaProcess.start(jvm, "io.jsalt.cli.daemon.MinionDaemon", List.of("-c", conf.toString()), console);
+    }
+
     private static Map<String, Object> minion(BenchOptions o, String label, List<String> jvm, int jobs) throws Exception {
         Path root = o.runDir("memory-minion");
         KeyCache keys = new KeyCache(o.cacheDir());
@@ -107,7 +119,7 @@ public final class Memory {
             Files.writeString(conf.resolve("minion"), String.join("\n", "root_dir: " + root, "id: " + id, "master: 127.0.0.1",
                     "master_port: " + master.retPort(), "publish_port: " + master.publishPort(), "pki_dir: /etc/jsalt/pki/" + id,
                     "cachedir: /var/cache/jsalt/" + id, "log_file: /var/log/jsalt/" + id, "log_level: warning") + "\n");
-            Process p = JavaProcess.start(jvm, "io.jsalt.cli.daemon.MinionDaemon", List.of("-c", conf.toString()), root.resolve("console/minion.out"));
+            Process p = startMinion(o, jvm, conf, root.resolve("console/minion.out"));
             try (JobClient client = new JobClient(master.config())) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (client.gather(client.publish("*", "test.ping", List.of()), Duration.ofSeconds(2)).isEmpty()) {
@@ -126,6 +138,7 @@ public final class Memory {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("jvm", label);
                 m.put("jvm_options", jvm);
+                m.put("class_path_jars", classPathJars(p.pid()));
                 m.put("rss_idle_mib", Latencies.round(idle.rssMiB()));
                 m.put("rss_after_jobs_mib", Latencies.round(after.rssMiB()));
                 m.put("jobs", jobs);
@@ -137,5 +150,21 @@ public final class Memory {
                 JavaProcess.stop(p, 15);
             }
         }
+    }
+
+    /** How many entries the minion's {@code -cp} has (its launcher's class path, or the benchmark's). */
+    private static int classPathJars(long pid) {
+        try {
+            String[] args = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), java.nio.charset.StandardCharsets.UTF_8)
+                    .split("\0");
+            for (int i = 0; i + 1 < args.length; i++) {
+                if (args[i].equals("-cp")) {
+                    return args[i + 1].split(java.io.File.pathSeparator).length;
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return -1;
     }
 }
