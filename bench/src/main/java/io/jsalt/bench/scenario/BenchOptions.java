@@ -62,7 +62,8 @@ public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path ca
 
     /**
      * The swarm JVMs' options: enough heap for a few thousand minions, small thread stacks; then those of
-     * {@code JSALT_BENCH_SWARM_JVM_OPTS}, space-separated (e.g. a flight recording, its file named with {@code %p}).
+     * {@code JSALT_BENCH_SWARM_JVM_OPTS}, space-separated (e.g. a flight recording: JDK 17 does not expand {@code %p}
+     * in its file name, so every swarm JVM would write the same file; take one JVM's with {@code jcmd <pid> JFR.dump}).
      */
     public List<String> swarmJvm() {
         List<String> options = new java.util.ArrayList<>(List.of("-Xmx3g", "-Xss256k", "-XX:+UseParallelGC"));
