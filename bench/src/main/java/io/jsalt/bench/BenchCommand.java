@@ -72,6 +72,14 @@ public final class BenchCommand implements Callable<Integer> {
             + " master_job_cache: postgres) instead of the default SQLite.")
     String jobCacheDsn;
 
+    @Option(names = "--swarm-io-threads", description = "JeroMQ I/O threads of each light swarm JVM (default: one per"
+            + " " + io.jsalt.bench.swarm.SwarmSettings.MINIONS_PER_IO_THREAD + " minions of it; 1 was the only choice before session 14).")
+    int swarmIoThreads;
+
+    @Option(names = "--swarm-subs-per-thread", description = "Subscriptions each subscription thread of a light swarm JVM polls"
+            + " (default: ${DEFAULT-VALUE}; 512, the transport's default, before session 14).", defaultValue = "25")
+    int swarmSubsPerThread;
+
     @Option(names = "--reauth-delay", description = "The minions' random_reauth_delay in seconds (default: ${DEFAULT-VALUE}).", defaultValue = "5")
     int reauthDelay;
 
@@ -90,7 +98,7 @@ public final class BenchCommand implements Callable<Integer> {
         Files.createDirectories(results);
         BenchOptions o = new BenchOptions(sizes == null ? List.of() : sizes, quick, results.toAbsolutePath(), KeyCache.defaultCacheDir(),
                 swarmKind, perJvm, !unsigned, workerThreads, masterJvm, seconds == null ? (quick ? 10 : 60) : seconds, rate, reauthDelay, home,
-                jobCacheDsn, minionJvm);
+                jobCacheDsn, minionJvm, swarmIoThreads, swarmSubsPerThread);
         List<String> names = "all".equals(scenario) ? List.of("signin", "fanout", "fanout-procs", "sustained", "restart", "memory", "jmh") : List.of(scenario);
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("date", ZonedDateTime.now(ZoneOffset.UTC).toString());

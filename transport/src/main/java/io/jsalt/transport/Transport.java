@@ -22,6 +22,18 @@ public interface Transport extends AutoCloseable {
         return new ZmqTransport(ZmqTransport.ONE_PROCESS_MAX_SOCKETS);
     }
 
+    /**
+     * A transport for a process hosting the connections of many minions (a swarm of virtual minions): as
+     * {@link #create()}, with {@code ioThreads} I/O threads sharing the connections instead of one, and at most
+     * {@code subscriptionsPerThread} subscriptions polled by each subscription thread instead of 512. JeroMQ's
+     * I/O thread walks every connection it owns whenever one of them changes what it waits for, and a
+     * subscription thread's poll asks each of its sockets for its events, so thousands on one thread cost O(N)
+     * per connect, request or publication received: O(N²) per job sent to all N.
+     */
+    static Transport createForManyMinions(int ioThreads, int subscriptionsPerThread) {
+        return new ZmqTransport(ZmqTransport.MANY_MAX_SOCKETS, ioThreads, subscriptionsPerThread);
+    }
+
     /** Binds a request server on {@code tcp://host:port} (port 0 picks a free one), with the default limits. */
     RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler);
 

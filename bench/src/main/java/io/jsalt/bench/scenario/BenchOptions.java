@@ -22,10 +22,12 @@ import java.util.List;
  * @param jobCacheDsn  sustained load: a libpq connection string for {@code master_job_cache: postgres}; null for the
  *                     master's default (SQLite)
  * @param minionJvm    JVM options of jsalt-minion processes (default: bin/jsalt-minion's, {@link io.jsalt.bench.harness.DaemonJvm#MINION})
+ * @param swarmIoThreads JeroMQ I/O threads of each swarm JVM; 0 for {@link io.jsalt.bench.swarm.SwarmSettings#ioThreadsFor}
+ * @param swarmSubsPerThread subscriptions per subscription thread of each swarm JVM
  */
 public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path cacheDir, String swarmKind, int perJvm,
         boolean signReturns, int workerThreads, List<String> masterJvm, int seconds, double rate, int reauthDelay, Path jsaltHome,
-        String jobCacheDsn, List<String> minionJvm) {
+        String jobCacheDsn, List<String> minionJvm, int swarmIoThreads, int swarmSubsPerThread) {
 
     public BenchOptions {
         sizes = List.copyOf(sizes);
@@ -35,7 +37,7 @@ public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path ca
 
     public BenchOptions withSizes(List<Integer> n) {
         return new BenchOptions(n, quick, out, cacheDir, swarmKind, perJvm, signReturns, workerThreads, masterJvm, seconds, rate,
-                reauthDelay, jsaltHome, jobCacheDsn, minionJvm);
+                reauthDelay, jsaltHome, jobCacheDsn, minionJvm, swarmIoThreads, swarmSubsPerThread);
     }
 
     /** The master's config lines for the job cache under test: none for SQLite, PostgreSQL's with a DSN. */
@@ -58,8 +60,17 @@ public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path ca
         return Math.max(1, (n + perJvm - 1) / perJvm);
     }
 
-    /** The swarm JVMs' options: enough heap for a few thousand minions, small thread stacks. */
+    /**
+     * The swarm JVMs' options: enough heap for a few thousand minions, small thread stacks; then those of
+     * {@code JSALT_BENCH_SWARM_JVM_OPTS}, space-separated (e.g. a flight recording: JDK 17 does not expand {@code %p}
+     * in its file name, so every swarm JVM would write the same file; take one JVM's with {@code jcmd <pid> JFR.dump}).
+     */
     public List<String> swarmJvm() {
-        return List.of("-Xmx3g", "-Xss256k", "-XX:+UseParallelGC");
+        List<String> options = new java.util.ArrayList<>(List.of("-Xmx3g", "-Xss256k", "-XX:+UseParallelGC"));
+        String extra = System.getenv("JSALT_BENCH_SWARM_JVM_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            options.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        return options;
     }
 }

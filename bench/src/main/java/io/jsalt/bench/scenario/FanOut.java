@@ -68,12 +68,16 @@ public final class FanOut {
             r.put("sign_in_peak_per_s", PerSecond.peak(signIns));
             try (JobClient client = new JobClient(fleet.master.config()); PeakWatch peak = new PeakWatch(fleet.master.pid())) {
                 fleet.warmUp(client, 3);
+                String loadBefore = LoadAverage.now();
                 ProcSample before = fleet.master.sample();
                 ProcSample swarmBefore = fleet.swarm.sample();
+                Map<String, Long> masterThreadsBefore = io.jsalt.bench.harness.TreeCpu.perThreadName(fleet.master.pid());
+                Map<String, Long> swarmThreadsBefore = fleet.swarm.cpuByThreadName();
                 List<Double> all = new ArrayList<>();
                 List<Double> firedMs = new ArrayList<>();
                 List<Double> publishMs = new ArrayList<>();
                 double[] last = new double[rounds];
+                double[] p50 = new double[rounds];
                 int lost = 0;
                 for (int i = 0; i < rounds; i++) {
                     JobClient.Published p = client.publish("*", "test.ping", List.of());
@@ -82,15 +86,23 @@ public final class FanOut {
                     publishMs.add((p.answeredNanos() - p.sentNanos()) / 1e6);
                     client.firedTimes(p.jid()).values().forEach(f -> firedMs.add((double) (f - p.sentEpochMs())));
                     double max = 0;
+                    List<Double> round = new ArrayList<>();
                     for (long at : got.values()) {
                         double ms = (at - p.sentNanos()) / 1e6;
                         all.add(ms);
+                        round.add(ms);
                         max = Math.max(max, ms);
                     }
                     last[i] = max;
+                    p50[i] = Latencies.ofMillis(round).p50();
                 }
                 ProcSample after = fleet.master.sample();
                 ProcSample swarmAfter = fleet.swarm.sample();
+                // where the rounds' CPU went, by thread (the I/O threads' walks, the job threads, the JIT)
+                Map<String, Long> masterThreads = io.jsalt.bench.harness.TreeCpu.used(masterThreadsBefore,
+                        io.jsalt.bench.harness.TreeCpu.perThreadName(fleet.master.pid()));
+                Map<String, Long> swarmThreads = io.jsalt.bench.harness.TreeCpu.used(swarmThreadsBefore, fleet.swarm.cpuByThreadName());
+                String loadAfter = LoadAverage.now();
                 CliTimer cli = new CliTimer(o.jsaltHome());
                 double[] wall = new double[o.quick() ? 2 : 3];
                 for (int i = 0; i < wall.length; i++) {
@@ -109,6 +121,11 @@ public final class FanOut {
                 r.put("publish_request_ms", Latencies.ofMillis(publishMs).toMap());
                 r.put("last_return_ms", Arrays.stream(last).map(Latencies::round).boxed().toList());
                 r.put("last_return_ms_median", Latencies.round(median(last)));
+                r.put("p50_ms_per_round", Arrays.stream(p50).map(Latencies::round).boxed().toList());
+                r.put("loadavg_before", loadBefore);
+                r.put("loadavg_after", loadAfter);
+                r.put("master_cpu_by_thread_ms", masterThreads);
+                r.put("swarm_cpu_by_thread_ms", swarmThreads);
                 r.put("cli_wall_ms", Arrays.stream(wall).map(Latencies::round).boxed().toList());
                 r.put("cli_wall_ms_median", Latencies.round(median(wall)));
                 r.put("cli_wall_appcds_ms", Arrays.stream(cdsWall).map(Latencies::round).boxed().toList());

@@ -36,7 +36,8 @@ final class Fleet implements AutoCloseable {
         MasterProcess master = new MasterProcess(root, o.masterJvm(), config);
         try {
             master.start();
-            Swarm swarm = Swarm.launch(new Swarm.Options(n, o.jvmsFor(n), o.swarmKind(), o.reauthDelay(), o.signReturns(), o.swarmJvm()),
+            Swarm swarm = Swarm.launch(new Swarm.Options(n, o.jvmsFor(n), o.swarmKind(), o.reauthDelay(), o.signReturns(), o.swarmJvm(), o.swarmIoThreads(),
+                    o.swarmSubsPerThread()),
                     master, root, o.cacheDir());
             return new Fleet(master, swarm, root);
         } catch (IOException | RuntimeException e) {

@@ -14,9 +14,18 @@ import java.util.List;
  */
 public final class Swarm implements AutoCloseable {
     /** How a swarm is made up. */
-    public record Options(int size, int jvms, String kind, int reauthDelay, boolean signReturns, List<String> jvmOptions) {
+    /**
+     * @param ioThreads JeroMQ I/O threads of each worker JVM; 0 for {@link SwarmSettings#ioThreadsFor} its minions
+     * @param subscriptionsPerThread subscriptions per subscription thread of each worker JVM
+     */
+    public record Options(int size, int jvms, String kind, int reauthDelay, boolean signReturns, List<String> jvmOptions, int ioThreads,
+            int subscriptionsPerThread) {
         public Options {
             jvmOptions = List.copyOf(jvmOptions);
+        }
+
+        public Options(int size, int jvms, String kind, int reauthDelay, boolean signReturns, List<String> jvmOptions) {
+            this(size, jvms, kind, reauthDelay, signReturns, jvmOptions, 0, SwarmSettings.SUBSCRIPTIONS_PER_THREAD);
         }
     }
 
@@ -53,7 +62,8 @@ public final class Swarm implements AutoCloseable {
                 int count = options.size() / jvms + (w < options.size() % jvms ? 1 : 0);
                 SwarmSettings s = new SwarmSettings(root.resolve("swarm-" + w), cacheDir, master.retPort(), master.publishPort(),
                         first, count, 60, options.reauthDelay(), options.signReturns(), options.kind(),
-                        failoverTo == null ? 0 : failoverTo.retPort(), idleCloseMs);
+                        failoverTo == null ? 0 : failoverTo.retPort(), idleCloseMs,
+                        options.ioThreads() > 0 ? options.ioThreads() : SwarmSettings.ioThreadsFor(count), options.subscriptionsPerThread());
                 swarm.workers.add(new SwarmProcess(s, options.jvmOptions(), root.resolve("console/swarm-" + w + ".out")));
                 first += count;
             }

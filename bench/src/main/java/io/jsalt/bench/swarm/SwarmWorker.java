@@ -33,7 +33,8 @@ public final class SwarmWorker {
         SwarmSettings settings = SwarmSettings.fromArgs(args);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         KeyCache keys = new KeyCache(settings.cacheDir());
-        Transport transport = Transport.create();
+        // a real minion has its own I/O thread and subscription thread: a JVM of many shares them as little as it can
+        Transport transport = Transport.createForManyMinions(settings.ioThreads(), settings.subscriptionsPerThread());
         LightMinion.Shared shared = "light".equals(settings.kind()) ? new LightMinion.Shared(settings) : null;
         List<SwarmMinion> minions = new ArrayList<>();
         for (String id : KeyCache.ids(settings.first(), settings.count())) {

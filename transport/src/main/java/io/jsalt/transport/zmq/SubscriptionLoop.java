@@ -26,7 +26,13 @@ import org.zeromq.ZMQException;
  */
 final class SubscriptionLoop implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SubscriptionLoop.class);
-    /** Subscriptions per thread: enough to keep the thread count of a 10,000-minion swarm small. */
+    /**
+     * Subscriptions per thread by default: enough to keep the thread count of a 10,000-minion swarm small. A
+     * turn of the loop costs O(its subscriptions) (JeroMQ's poll asks each socket for its events and registers
+     * its channel), and a publication to every subscriber wakes each loop about once per subscription: a host
+     * of many minions that wants fan-outs fast gives its transport fewer per thread
+     * ({@link io.jsalt.transport.Transport#createForManyMinions}).
+     */
     static final int CAPACITY = 512;
     /** The poll interval while a subscription has a time-bound step ahead. */
     private static final int POLL_MS = 20;
@@ -46,6 +52,7 @@ final class SubscriptionLoop implements AutoCloseable {
     private final Pipe wake;
     private final ByteBuffer drain = ByteBuffer.allocate(64);
     private final long idlePollMs;
+    private final int capacity;
 
     SubscriptionLoop(ZContext context, PollerNudge nudge, int index) {
         this(context, nudge, index, IDLE_POLL_MS);
@@ -53,6 +60,15 @@ final class SubscriptionLoop implements AutoCloseable {
 
     /** @param idlePollMs the poll interval when no subscription has a time-bound step ahead (tests make it long) */
     SubscriptionLoop(ZContext context, PollerNudge nudge, int index, long idlePollMs) {
+        this(context, nudge, index, idlePollMs, CAPACITY);
+    }
+
+    /** @param capacity how many subscriptions this loop takes at most */
+    SubscriptionLoop(ZContext context, PollerNudge nudge, int index, long idlePollMs, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("a subscription loop takes at least one subscription, not " + capacity);
+        }
+        this.capacity = capacity;
         this.context = context;
         this.nudge = nudge;
         this.idlePollMs = idlePollMs;
@@ -72,7 +88,7 @@ final class SubscriptionLoop implements AutoCloseable {
     boolean reserve() {
         while (true) {
             int n = assigned.get();
-            if (n >= CAPACITY) {
+            if (n >= capacity) {
                 return false;
             }
             if (assigned.compareAndSet(n, n + 1)) {

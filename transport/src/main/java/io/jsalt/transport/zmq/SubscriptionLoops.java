@@ -10,11 +10,18 @@ final class SubscriptionLoops implements AutoCloseable {
     private final ZContext context;
     private final PollerNudge nudge;
     private final List<SubscriptionLoop> loops = new ArrayList<>();
+    private final int perLoop;
     private boolean stopped;
 
     SubscriptionLoops(ZContext context, PollerNudge nudge) {
+        this(context, nudge, SubscriptionLoop.CAPACITY);
+    }
+
+    /** @param perLoop subscriptions per loop thread at most */
+    SubscriptionLoops(ZContext context, PollerNudge nudge, int perLoop) {
         this.context = context;
         this.nudge = nudge;
+        this.perLoop = perLoop;
     }
 
     /** A running loop with room for one more subscription, which is reserved for the caller. */
@@ -28,7 +35,7 @@ final class SubscriptionLoops implements AutoCloseable {
                 return loop;
             }
         }
-        SubscriptionLoop loop = new SubscriptionLoop(context, nudge, loops.size());
+        SubscriptionLoop loop = new SubscriptionLoop(context, nudge, loops.size(), SubscriptionLoop.IDLE_POLL_MS, perLoop);
         loop.reserve();
         loops.add(loop);
         return loop;

@@ -29,6 +29,8 @@ public final class ZmqTransport implements Transport {
 
     /** JeroMQ's own default (libzmq's ZMQ_MAX_SOCKETS): a minion or a tool opens a handful. */
     public static final int ONE_PROCESS_MAX_SOCKETS = 1024;
+    /** {@link SocketContext#MAX_SOCKETS}, for {@link io.jsalt.transport.Transport#createForManyMinions(int, int)}. */
+    public static final int MANY_MAX_SOCKETS = SocketContext.MAX_SOCKETS;
 
     private final SocketContext context;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -50,16 +52,32 @@ public final class ZmqTransport implements Transport {
         this(SocketContext.CLOSE_WAIT, maxSockets);
     }
 
+    /**
+     * With room for {@code maxSockets} sockets and {@code ioThreads} I/O threads (at least 1) in its context, and
+     * at most {@code subscriptionsPerThread} subscriptions on each subscription thread.
+     */
+    public ZmqTransport(int maxSockets, int ioThreads, int subscriptionsPerThread) {
+        this(SocketContext.CLOSE_WAIT, maxSockets, ioThreads, subscriptionsPerThread);
+    }
+
     /** With {@code closeWait} as the bound of each context's close (tests use a short one). */
     ZmqTransport(Duration closeWait) {
         this(closeWait, SocketContext.MAX_SOCKETS);
     }
 
     private ZmqTransport(Duration closeWait, int maxSockets) {
+        this(closeWait, maxSockets, 1, SubscriptionLoop.CAPACITY);
+    }
+
+    private ZmqTransport(Duration closeWait, int maxSockets, int ioThreads, int subscriptionsPerThread) {
+        if (ioThreads < 1 || subscriptionsPerThread < 1) {
+            throw new IllegalArgumentException("a transport needs at least one I/O thread and one subscription per thread, not "
+                    + ioThreads + " and " + subscriptionsPerThread);
+        }
         this.closeWait = closeWait;
-        this.context = new SocketContext("transport", 1, closeWait, maxSockets);
+        this.context = new SocketContext("transport", ioThreads, closeWait, maxSockets);
         this.nudge = new PollerNudge(context);
-        this.subscriptionLoops = new SubscriptionLoops(context, nudge);
+        this.subscriptionLoops = new SubscriptionLoops(context, nudge, subscriptionsPerThread);
     }
 
     @Override
