@@ -33,6 +33,8 @@ public final class SwarmWorker {
         SwarmSettings settings = SwarmSettings.fromArgs(args);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         KeyCache keys = new KeyCache(settings.cacheDir());
+        // before "ready", so before any clock starts: this JVM's RSA at C2 speed, as a host of its own would have it
+        CryptoWarmUp.run(warmUpRounds());
         Transport transport = Transport.create();
         LightMinion.Shared shared = "light".equals(settings.kind()) ? new LightMinion.Shared(settings) : null;
         List<SwarmMinion> minions = new ArrayList<>();
@@ -67,6 +69,12 @@ public final class SwarmWorker {
             transport.close();
             out.println(REPLY + "stopped");
         }
+    }
+
+    /** JSALT_BENCH_SWARM_WARMUP: rounds of {@link CryptoWarmUp} (default {@link CryptoWarmUp#ROUNDS}; 0: a cold swarm). */
+    static int warmUpRounds() {
+        String env = System.getenv("JSALT_BENCH_SWARM_WARMUP");
+        return env == null || env.isBlank() ? CryptoWarmUp.ROUNDS : Integer.parseInt(env.trim());
     }
 
     private static String signIns(List<SwarmMinion> minions, long sinceEpochMs) {
