@@ -58,8 +58,16 @@ public record BenchOptions(List<Integer> sizes, boolean quick, Path out, Path ca
         return Math.max(1, (n + perJvm - 1) / perJvm);
     }
 
-    /** The swarm JVMs' options: enough heap for a few thousand minions, small thread stacks. */
+    /**
+     * The swarm JVMs' options: enough heap for a few thousand minions, small thread stacks; then any of
+     * JSALT_BENCH_SWARM_JVM (split at spaces: a profile of the swarm, e.g. {@code -XX:StartFlightRecording=...}).
+     */
     public List<String> swarmJvm() {
-        return List.of("-Xmx3g", "-Xss256k", "-XX:+UseParallelGC");
+        List<String> options = new java.util.ArrayList<>(List.of("-Xmx3g", "-Xss256k", "-XX:+UseParallelGC"));
+        String extra = System.getenv("JSALT_BENCH_SWARM_JVM");
+        if (extra != null && !extra.isBlank()) {
+            options.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        return options;
     }
 }
