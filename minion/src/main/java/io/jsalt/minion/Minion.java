@@ -1,7 +1,7 @@
 package io.jsalt.minion;
 
 import io.jsalt.config.MinionConfig;
-import io.jsalt.crypto.Rsa;
+import io.jsalt.crypto.MinionTok;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.minion.auth.Session;
 import io.jsalt.minion.channel.NotSignedInException;
@@ -36,7 +36,6 @@ import io.jsalt.transport.Transport;
 import io.jsalt.transport.TransportException;
 import io.jsalt.transport.codec.Printable;
 import io.jsalt.transport.message.RequestStamp;
-import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Duration;
 import java.time.Instant;
@@ -275,12 +274,14 @@ public final class Minion implements AutoCloseable {
     /**
      * Salt's {@code tok}, which proves minion events: the key's X9.31 signature of {@code b"salt"}. That
      * signature is deterministic, so it is made once per key (an RSA private-key operation, ~8 ms on the minion's
-     * C1 JVM) and not for each master's start events and each supervisor event.
+     * C1 JVM), not for each master's start events and each supervisor event, and kept in pki_dir
+     * ({@link MinionTok}), so a restarted minion reads it instead.
      */
     private byte[] tok() {
         byte[] t = tok;
         if (t == null) {
-            t = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
+            t = MinionTok.loadOrMake(config.pkiDir().resolve(MinionTok.FILE_NAME), keyPair,
+                    why -> log.warn("{}: its tok is not kept in pki_dir, it is made again at the next start: {}", config.id(), why));
             tok = t;
         }
         return t.clone();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.jsalt.config.MinionConfig;
+import io.jsalt.crypto.MinionTok;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.minion.testing.CapturedLogs;
 import io.jsalt.minion.testing.FakeMaster;
@@ -13,6 +14,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -101,6 +104,26 @@ class MinionTest {
         await().atMost(WAIT).until(() -> returnedJids().contains("20260101000000000001"));
         Map<String, Object> ret = master.loads("_return").get(0);
         assertThat(ret).containsEntry("id", "web-1").containsEntry("return", true);
+    }
+
+    @Test
+    void keepsItsTokInPkiDirAndARestartedMinionSendsTheKeptOne() throws Exception {
+        MinionConfig config = config("web-1", false);
+        Path kept = config.pkiDir().resolve(MinionTok.FILE_NAME);
+        Minion first = start(config);
+        awaitStartEvents("web-1");
+        byte[] tok = (byte[]) master.loads("_minion_event").get(0).get("tok");
+        assertThat(Files.readAllBytes(kept)).isEqualTo(tok);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kept))).isEqualTo("rw-------");
+        Object inode = Files.readAttributes(kept, BasicFileAttributes.class).fileKey();
+        first.close();
+
+        start(config);
+        await().atMost(WAIT).until(() -> master.loads("_minion_event").size() == 4); // both starts' two events
+
+
+        assertThat(master.loads("_minion_event")).allSatisfy(l -> assertThat((byte[]) l.get("tok")).isEqualTo(tok));
+        assertThat(Files.readAttributes(kept, BasicFileAttributes.class).fileKey()).isEqualTo(inode); // read, not written again
     }
 
     @Test

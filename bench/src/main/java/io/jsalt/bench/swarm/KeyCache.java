@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
- * The swarm's minion key pairs, generated once and kept between runs ({@code <cache>/keys/<id>.pem|.pub}):
+ * The swarm's minion key pairs, generated once and kept between runs ({@code <cache>/keys/<id>.pem|.pub}, and
+ * each key's tok, {@code <id>.tok}, once a light minion has made it):
  * a 2048-bit RSA key takes about 100 ms to make, so 10,000 of them would cost every run minutes.
  * Ids are {@code bench-00000}, {@code bench-00001}, ...
  */
@@ -48,6 +49,11 @@ public final class KeyCache {
 
     public Path publicKey(String id) {
         return dir.resolve(id + ".pub");
+    }
+
+    /** Where a light minion keeps its key's tok, as a jsalt-minion does in its pki_dir ({@link io.jsalt.crypto.MinionTok}). */
+    public Path tok(String id) {
+        return dir.resolve(id + ".tok");
     }
 
     /** Makes the missing key pairs of {@code bench-00000 .. count-1} on {@code threads} threads; returns how many were made. */

@@ -2,7 +2,7 @@ package io.jsalt.bench.swarm;
 
 import io.jsalt.crypto.CrypticleAuthException;
 import io.jsalt.crypto.CryptoException;
-import io.jsalt.crypto.Rsa;
+import io.jsalt.crypto.MinionTok;
 import io.jsalt.crypto.RsaKeys;
 import io.jsalt.minion.auth.MasterKeyPin;
 import io.jsalt.minion.auth.Session;
@@ -25,7 +25,6 @@ import io.jsalt.transport.message.PublishLoad;
 import io.jsalt.transport.message.ReturnLoad;
 import io.jsalt.transport.message.Topics;
 import io.jsalt.transport.target.TargetMatcher;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -93,6 +92,7 @@ final class LightMinion implements SwarmMinion {
     private final Shared shared;
     private final String id;
     private final KeyPair keyPair;
+    private final Path tokFile;
     private final RequestClient client;
     private final SignIn signIn;
     private final MasterChannel channel;
@@ -116,6 +116,7 @@ final class LightMinion implements SwarmMinion {
         this.id = id;
         this.transport = transport;
         this.keyPair = RsaKeys.readKeyPair(keys.privateKey(id));
+        this.tokFile = keys.tok(id);
         SwarmSettings s = shared.settings;
         this.client = transport.connectRequestClient("127.0.0.1", s.retPort());
         Duration timeout = Duration.ofSeconds(s.authTimeout());
@@ -184,7 +185,8 @@ final class LightMinion implements SwarmMinion {
         }
         if (!announced) {
             announced = true;
-            byte[] tok = Rsa.x931PrivateEncrypt(keyPair.getPrivate(), "salt".getBytes(StandardCharsets.US_ASCII));
+            // as the product's minion: kept beside the key (MinionTok), so a swarm run after the first reads it
+            byte[] tok = MinionTok.loadOrMake(tokFile, keyPair, why -> log.warn("{}: tok not kept: {}", id, why));
             // as the product's minion: both in one request to a jsalt master (it gave a return secret)
             for (Map<String, Object> load : StartEvents.loads(id, tok, "Minion " + id + " started", s.returnMac() != null)) {
                 try {

@@ -33,6 +33,8 @@ public final class SwarmWorker {
         SwarmSettings settings = SwarmSettings.fromArgs(args);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         KeyCache keys = new KeyCache(settings.cacheDir());
+        // before "ready", so before any clock starts: this JVM's RSA at C2 speed, as a host of its own would have it
+        CryptoWarmUp.run(warmUpRounds());
         // a real minion has its own I/O thread and subscription thread: a JVM of many shares them as little as it can
         Transport transport = Transport.createForManyMinions(settings.ioThreads(), settings.subscriptionsPerThread());
         LightMinion.Shared shared = "light".equals(settings.kind()) ? new LightMinion.Shared(settings) : null;
@@ -68,6 +70,12 @@ public final class SwarmWorker {
             transport.close();
             out.println(REPLY + "stopped");
         }
+    }
+
+    /** JSALT_BENCH_SWARM_WARMUP: rounds of {@link CryptoWarmUp} (default {@link CryptoWarmUp#ROUNDS}; 0: a cold swarm). */
+    static int warmUpRounds() {
+        String env = System.getenv("JSALT_BENCH_SWARM_WARMUP");
+        return env == null || env.isBlank() ? CryptoWarmUp.ROUNDS : Integer.parseInt(env.trim());
     }
 
     private static String signIns(List<SwarmMinion> minions, long sinceEpochMs) {
