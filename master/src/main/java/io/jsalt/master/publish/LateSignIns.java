@@ -208,9 +208,14 @@ public final class LateSignIns implements EventListener, AutoCloseable {
                 List<String> some = ids.subList(from, Math.min(ids.size(), from + MAX_IDS_PER_PUBLICATION));
                 publisher.publishTo(new PublishLoad(job.fun(), job.arg(), job.tgt(), jid, "", job.tgtType(), job.user()), some);
             }
-            log.info("job {} ({}) published again to {} ({} minions): they signed in while the job was in flight", jid, job.fun(),
-                    ids.size() <= LOGGED_IDS ? ids : ids.subList(0, LOGGED_IDS) + " and more", ids.size());
+            log.info("job {} ({}) published again to {}: signed in while the job was in flight", jid, job.fun(), names(ids));
         });
+    }
+
+    /** The ids for a log line: all of a few, the first few of many. */
+    private static String names(List<String> ids) {
+        return ids.size() <= LOGGED_IDS ? String.join(", ", ids)
+                : String.join(", ", ids.subList(0, LOGGED_IDS)) + " and " + (ids.size() - LOGGED_IDS) + " more";
     }
 
     /**
