@@ -14,7 +14,9 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Salt's symmetric session cipher: AES-192-CBC with PKCS#7 padding, then HMAC-SHA256 over {@code iv ‖ ciphertext}
  * (encrypt-then-MAC). The key string is base64 of 24 AES key bytes followed by 32 HMAC key bytes.
- * Immutable and thread-safe: every call builds its own {@link Cipher} and {@link Mac}.
+ * Immutable and thread-safe: each thread keeps one {@link Cipher} and one {@link Mac} (neither is thread-safe) and
+ * initialises them with this key on every call, since looking them up ({@code getInstance}) costs more than the
+ * AES and HMAC of a return.
  */
 public final class Crypticle {
     private static final int AES_KEY_SIZE = 24;
@@ -25,6 +27,9 @@ public final class Crypticle {
     /** Salt's Crypticle.dumps prefix; no pickle is involved any more, the name is historical. */
     private static final byte[] PREFIX = "pickle::".getBytes(StandardCharsets.US_ASCII);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Per thread: every call below initialises it with its key and IV before use, and none calls another. */
+    private static final ThreadLocal<Cipher> AES = ThreadLocal.withInitial(() -> lookUp(() -> Cipher.getInstance("AES/CBC/PKCS5Padding")));
+    private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(() -> lookUp(() -> Mac.getInstance("HmacSHA256")));
 
     private final SecretKeySpec aesKey;
     private final SecretKeySpec hmacKey;
@@ -73,7 +78,7 @@ public final class Crypticle {
             throw new CryptoException("IV must be " + IV_SIZE + " bytes");
         }
         try {
-            Cipher cipher = Cipher.getInstance("AES/CBC/PKCS5Padding");
+            Cipher cipher = AES.get();
             cipher.init(Cipher.ENCRYPT_MODE, aesKey, new IvParameterSpec(iv));
             int cipherLength = cipher.getOutputSize(plaintext.length);
             byte[] out = new byte[IV_SIZE + cipherLength + MAC_SIZE];
@@ -82,7 +87,7 @@ public final class Crypticle {
             if (written != cipherLength) {
                 out = Arrays.copyOf(out, IV_SIZE + written + MAC_SIZE);
             }
-            Mac mac = Mac.getInstance("HmacSHA256");
+            Mac mac = HMAC.get();
             mac.init(hmacKey);
             mac.update(out, 0, IV_SIZE + written);
             mac.doFinal(out, IV_SIZE + written);
@@ -105,7 +110,7 @@ public final class Crypticle {
         int signedLength = data.length - MAC_SIZE;
         byte[] expected;
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
+            Mac mac = HMAC.get();
             mac.init(hmacKey);
             mac.update(data, 0, signedLength);
             expected = mac.doFinal();
@@ -116,7 +121,7 @@ public final class Crypticle {
             throw new CrypticleAuthException("message authentication failed");
         }
         try {
-            Cipher cipher = Cipher.getInstance("AES/CBC/PKCS5Padding");
+            Cipher cipher = AES.get();
             cipher.init(Cipher.DECRYPT_MODE, aesKey, new IvParameterSpec(data, 0, IV_SIZE));
             return cipher.doFinal(data, IV_SIZE, signedLength - IV_SIZE);
         } catch (GeneralSecurityException | RuntimeException e) {
@@ -157,6 +162,18 @@ public final class Crypticle {
             start += NONCE_SIZE;
         }
         return Arrays.copyOfRange(plaintext, start, plaintext.length);
+    }
+
+    private interface LookUp<T> {
+        T get() throws GeneralSecurityException;
+    }
+
+    private static <T> T lookUp(LookUp<T> lookUp) {
+        try {
+            return lookUp.get();
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("AES-CBC or HMAC-SHA256 unavailable", e);
+        }
     }
 
     private static byte[] nonceBytes(String nonce) {

@@ -29,7 +29,9 @@ public final class EventBus {
         Map<String, Object> stamped = new LinkedHashMap<>(data);
         stamped.put("_stamp", LocalDateTime.now(ZoneOffset.UTC).toString());
         EventFrame event = new EventFrame(tag, stamped);
-        log.debug("event {}", Printable.of(tag, Printable.LONG));
+        if (log.isDebugEnabled()) { // Printable runs a regular expression: not for every return when nobody reads it
+            log.debug("event {}", Printable.of(tag, Printable.LONG));
+        }
         for (EventListener l : listeners) {
             try {
                 l.onEvent(event);

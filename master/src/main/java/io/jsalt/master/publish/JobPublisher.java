@@ -72,7 +72,16 @@ public final class JobPublisher {
      * zmq_filtering on that minion's topic only, without it to every subscriber, of which only that minion matches.
      */
     public void publishTo(PublishLoad job, String id) {
-        send(new PublishLoad(job.fun(), job.arg(), List.of(id), job.jid(), job.ret(), "list", job.user()), List.of(id));
+        publishTo(job, List.of(id));
+    }
+
+    /**
+     * Sends {@code job} again to the minions {@code ids} alone, in one publication (one signature) with a list
+     * target of those ids: under zmq_filtering on each one's topic, without it once to every subscriber.
+     */
+    public void publishTo(PublishLoad job, List<String> ids) {
+        List<String> to = List.copyOf(ids);
+        send(new PublishLoad(job.fun(), job.arg(), to, job.jid(), job.ret(), "list", job.user()), to);
     }
 
     /**

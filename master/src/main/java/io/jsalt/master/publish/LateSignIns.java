@@ -49,6 +49,12 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     /** How long a signed-in minion's subscription is waited for before its jobs go out anyway. */
     public static final Duration SUBSCRIBE_WAIT = Duration.ofSeconds(10);
     private static final Duration POLL = Duration.ofMillis(50);
+    /** Minions named in one publication sent again (its list target), so a frame stays a few kB. */
+    static final int MAX_IDS_PER_PUBLICATION = 500;
+    private static final int LOGGED_IDS = 5;
+
+    /** A minion waited for: when to stop waiting for its subscription, and the topics that show it. */
+    private record Waiting(Instant giveUpAt, List<String> topics) {}
 
     private final JobCache jobs;
     private final TargetResolver targets;
@@ -68,10 +74,10 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     private final Map<String, Job> missedJobs = new HashMap<>();
     /** Each missed job with the earliest time a minion missed it, so old ones are found without a sweep. Worker thread only. */
     private final Map<String, Instant> missedSince = new HashMap<>();
-    /** When each minion last signed in, for {@link #SUBSCRIBE_WAIT}. Worker thread only. */
-    private final Map<String, Instant> recentSignIns = new HashMap<>();
+    /** When each minion last signed in, for {@link #SUBSCRIBE_WAIT}, oldest first. Worker thread only. */
+    private final Map<String, Instant> recentSignIns = new LinkedHashMap<>();
     /** Minions signed in with jobs due, each with the time to stop waiting for its subscription. Worker thread only. */
-    private final Map<String, Instant> waiting = new LinkedHashMap<>();
+    private final Map<String, Waiting> waiting = new LinkedHashMap<>();
     private boolean ticking;
 
     /**
@@ -105,10 +111,23 @@ public final class LateSignIns implements EventListener, AutoCloseable {
             forgetOldJobs(at);
             copy.forEach(id -> missedBy.computeIfAbsent(id, k -> new TreeMap<>()).put(jid, at));
             missedSince.merge(jid, at, (a, b) -> a.isBefore(b) ? a : b);
+            Instant now = clock.instant();
+            forgetOldSignIns(now);
+            if (recentSignIns.isEmpty()) {
+                return;
+            }
+            // it signed in while the job was being sent, before this was known: it waits for its subscription as
+            // after a sign-in. Its jobs are looked at when it is ready, not here: a fleet that is never seen
+            // subscribed (salt-minions without zmq_filtering) misses every job, and this runs per job
+            boolean any = false;
             for (String id : copy) {
                 if (recentSignIns.containsKey(id)) {
-                    signedIn(id); // it signed in while the job was being sent, before this was known
+                    waiting.putIfAbsent(id, new Waiting(now.plus(subscribeWait), Topics.listeningTopicsOf(id)));
+                    any = true;
                 }
+            }
+            if (any && !ticking) {
+                tick();
             }
         });
     }
@@ -126,12 +145,13 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     private void signedIn(String id) {
         Instant now = clock.instant();
         forgetOldJobs(now);
-        recentSignIns.values().removeIf(at -> at.isBefore(now.minus(subscribeWait)));
+        forgetOldSignIns(now);
+        recentSignIns.remove(id); // put again at the end: the map stays in sign-in order
         recentSignIns.put(id, now);
         if (!missedBy.containsKey(id) || due(id).isEmpty()) {
             return; // the usual case: it missed nothing
         }
-        waiting.putIfAbsent(id, now.plus(subscribeWait));
+        waiting.putIfAbsent(id, new Waiting(now.plus(subscribeWait), Topics.listeningTopicsOf(id)));
         if (!ticking) {
             tick(); // at once: a minion already listening (signing in again) gets its jobs now
         }
@@ -157,14 +177,17 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         Set<String> topics = subscribedTopics.get();
         Instant now = clock.instant();
         List<String> ready = new ArrayList<>();
-        waiting.forEach((id, giveUpAt) -> {
-            if (Topics.isSubscribedBy(topics, id) || !now.isBefore(giveUpAt)) {
+        waiting.forEach((id, w) -> {
+            if (Topics.isSubscribedBy(topics, w.topics()) || !now.isBefore(w.giveUpAt())) {
                 ready.add(id);
             }
         });
+        // each job once to all of its ready minions (one signature, one frame without zmq_filtering), in jid order
+        Map<String, Job> jobsDue = new TreeMap<>();
+        Map<String, List<String>> readyFor = new HashMap<>();
         for (String id : ready) {
-            waiting.remove(id);
-            boolean listening = Topics.isSubscribedBy(topics, id);
+            Waiting w = waiting.remove(id);
+            boolean listening = Topics.isSubscribedBy(topics, w.topics());
             if (!listening) {
                 log.debug("{} signed in but its subscription was not seen within {} ms; sending its jobs anyway", id,
                         subscribeWait.toMillis());
@@ -175,9 +198,37 @@ public final class LateSignIns implements EventListener, AutoCloseable {
                     // itself, signing in later, must still get the job
                     forget(id, job.jid());
                 }
-                publisher.publishTo(new PublishLoad(job.fun(), job.arg(), job.tgt(), job.jid(), "", job.tgtType(), job.user()), id);
-                log.info("job {} ({}) published again to {}: it signed in while the job was in flight", job.jid(), job.fun(), id);
+                jobsDue.putIfAbsent(job.jid(), job);
+                readyFor.computeIfAbsent(job.jid(), k -> new ArrayList<>()).add(id);
             }
+        }
+        jobsDue.forEach((jid, job) -> {
+            List<String> ids = readyFor.get(jid);
+            for (int from = 0; from < ids.size(); from += MAX_IDS_PER_PUBLICATION) {
+                List<String> some = ids.subList(from, Math.min(ids.size(), from + MAX_IDS_PER_PUBLICATION));
+                publisher.publishTo(new PublishLoad(job.fun(), job.arg(), job.tgt(), jid, "", job.tgtType(), job.user()), some);
+            }
+            log.info("job {} ({}) published again to {}: signed in while the job was in flight", jid, job.fun(), names(ids));
+        });
+    }
+
+    /** The ids for a log line: all of a few, the first few of many. */
+    private static String names(List<String> ids) {
+        return ids.size() <= LOGGED_IDS ? String.join(", ", ids)
+                : String.join(", ", ids.subList(0, LOGGED_IDS)) + " and " + (ids.size() - LOGGED_IDS) + " more";
+    }
+
+    /**
+     * Forgets the sign-ins no longer recent, from the oldest on (the map is in sign-in order): older than the
+     * subscription wait, and at least {@link #SUBSCRIBE_WAIT}, the most a sign-in and its subscription are apart.
+     */
+    private void forgetOldSignIns(Instant now) {
+        Instant oldest = now.minus(subscribeWait.compareTo(SUBSCRIBE_WAIT) > 0 ? subscribeWait : SUBSCRIBE_WAIT);
+        for (var it = recentSignIns.values().iterator(); it.hasNext(); ) {
+            if (!it.next().isBefore(oldest)) {
+                return;
+            }
+            it.remove();
         }
     }
 

@@ -230,6 +230,23 @@ class LateSignInsTest {
     }
 
     @Test
+    void minionsThatSignedInJustBeforeAJobTheyMissedGetItInOnePublication() throws Exception {
+        start(false, Duration.ofMillis(300));
+        BlockingQueue<Map<String, Object>> observer = subscribe(List.of(new byte[0]));
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.subscribedTopics().contains(""));
+        signIn("late");
+        signIn("other");
+
+        String jid = publish("*", "glob", List.of("late", "other")); // neither seen listening: both missed it
+        assertThat(next(observer)).containsEntry("jid", jid).containsEntry("tgt", "*");
+
+        // after the wait for their subscriptions, the job once for both, not once per minion
+        assertThat(next(observer)).containsEntry("jid", jid).containsEntry("tgt", List.of("late", "other"));
+        String barrier = publish(List.of("nobody"), "list", List.of());
+        assertThat(next(observer)).containsEntry("jid", barrier);
+    }
+
+    @Test
     void aStormOfLateSignInsReadsEachMissedJobOnceAndNoJobsReturns() throws Exception {
         CountingJobCache counted = new CountingJobCache(jobs);
         start(false, Duration.ZERO, counted);

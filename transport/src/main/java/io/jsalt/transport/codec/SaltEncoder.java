@@ -12,19 +12,24 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.Collection;
 import java.util.Map;
-import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessagePacker;
 
 /**
- * Packs Java values the way Python's msgpack packs Salt's objects. One instance per call: the packer
- * and the UTF-8 encoder it holds are not thread-safe.
+ * Packs Java values the way Python's msgpack packs Salt's objects. Each thread keeps one encoder per packing
+ * (their packer, output array and UTF-8 encoder are not thread-safe) and reuses it from one message to the next;
+ * a call made while the thread's encoder is busy (none does today) or after one failed gets a fresh one.
  */
 final class SaltEncoder {
 
     private static final BigInteger UINT64_LIMIT = BigInteger.ONE.shiftLeft(64);
+    private static final ThreadLocal<SaltEncoder> NETWORK = ThreadLocal.withInitial(() -> new SaltEncoder(false));
+    private static final ThreadLocal<SaltEncoder> BIN_TYPE = ThreadLocal.withInitial(() -> new SaltEncoder(true));
 
     private final boolean useBinType;
-    private final MessageBufferPacker packer;
+    private final ReusableOutput output = new ReusableOutput();
+    private final MessagePacker packer;
+    private boolean busy;
     private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -36,17 +41,33 @@ final class SaltEncoder {
     private SaltEncoder(boolean useBinType) {
         this.useBinType = useBinType;
         // with use_bin_type=False Python msgpack emits the pre-2013 raw family, which has no str8 (0xd9)
-        this.packer = new MessagePack.PackerConfig().withStr8FormatSupport(useBinType).newBufferPacker();
+        this.packer = new MessagePack.PackerConfig().withStr8FormatSupport(useBinType).newPacker(output);
     }
 
     static byte[] encode(Object value, boolean useBinType) {
-        SaltEncoder encoder = new SaltEncoder(useBinType);
+        ThreadLocal<SaltEncoder> kept = useBinType ? BIN_TYPE : NETWORK;
+        SaltEncoder encoder = kept.get();
+        if (encoder.busy) {
+            encoder = new SaltEncoder(useBinType);
+        }
+        encoder.busy = true;
+        boolean packed = false;
         try {
             encoder.write(value, 0);
-            return encoder.packer.toByteArray();
+            encoder.packer.flush();
+            byte[] bytes = encoder.output.toByteArray();
+            packed = true;
+            return bytes;
         } catch (IOException e) {
             // the packer writes to memory only
             throw new UncheckedIOException(e);
+        } finally {
+            encoder.busy = false;
+            if (packed) {
+                encoder.output.reset();
+            } else {
+                kept.remove(); // the packer may hold half a message: the next call starts on a new encoder
+            }
         }
     }
 
@@ -82,6 +103,26 @@ final class SaltEncoder {
     }
 
     private void writeText(String text) throws IOException {
+        // the JDK's own encoding is the fast one, but writes '?' for a lone surrogate: where it wrote a '?', the
+        // strict encoder tells a real one from a lone surrogate
+        byte[] encoded = text.getBytes(StandardCharsets.UTF_8);
+        if (indexOfQuestionMark(encoded) >= 0) {
+            encoded = strictUtf8(text);
+        }
+        packer.packRawStringHeader(encoded.length);
+        packer.writePayload(encoded);
+    }
+
+    private static int indexOfQuestionMark(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == '?') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private byte[] strictUtf8(String text) {
         byte[] encoded;
         try {
             ByteBuffer buffer = utf8.encode(CharBuffer.wrap(text));
@@ -91,8 +132,7 @@ final class SaltEncoder {
             // Python refuses to encode a lone surrogate too; silently sending '?' would corrupt the value
             throw new IllegalArgumentException("string is not valid Unicode (lone surrogate)", e);
         }
-        packer.packRawStringHeader(encoded.length);
-        packer.writePayload(encoded);
+        return encoded;
     }
 
     private void writeBytes(byte[] bytes) throws IOException {

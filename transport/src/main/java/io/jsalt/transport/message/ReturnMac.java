@@ -42,6 +42,14 @@ public final class ReturnMac {
     /** Bytes of the secret. */
     public static final int SECRET_BYTES = 32;
     private static final byte[] LABEL = "jsalt return mac v1".getBytes(StandardCharsets.US_ASCII);
+    /** Per thread (a {@link Mac} is not thread-safe): {@link #mac} initialises it with its secret on every call. */
+    private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(() -> {
+        try {
+            return Mac.getInstance("HmacSHA256");
+        } catch (GeneralSecurityException e) {
+            throw new CryptoException("HmacSHA256 unavailable", e);
+        }
+    });
 
     private final SecretKeySpec secret;
 
@@ -112,7 +120,7 @@ public final class ReturnMac {
 
     private byte[] mac(Map<String, Object> unsealed) {
         try {
-            Mac hmac = Mac.getInstance("HmacSHA256");
+            Mac hmac = HMAC.get();
             hmac.init(secret);
             hmac.update(LABEL);
             field(hmac, unsealed.get("id"));
@@ -127,7 +135,11 @@ public final class ReturnMac {
     /** A length-prefixed field, so no two (id, jid) pairs feed the same bytes. */
     private static void field(Mac hmac, Object value) {
         byte[] bytes = String.valueOf(value).getBytes(StandardCharsets.UTF_8);
-        hmac.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16), (byte) (bytes.length >>> 8), (byte) bytes.length});
+        int n = bytes.length;
+        hmac.update((byte) (n >>> 24));
+        hmac.update((byte) (n >>> 16));
+        hmac.update((byte) (n >>> 8));
+        hmac.update((byte) n);
         hmac.update(bytes);
     }
 

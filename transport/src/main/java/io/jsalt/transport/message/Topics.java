@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -47,6 +48,25 @@ public final class Topics {
     public static boolean isSubscribedBy(Set<String> topics, String minionId) {
         byte[] digest = sha1(minionId);
         return topics.contains(latin1(presenceTopic(digest))) || topics.contains(latin1(filteringTopic(digest)));
+    }
+
+    /**
+     * The topics by which {@link #isSubscribedBy(Set, String)} knows {@code minionId} listens, for a caller that
+     * asks about the same minion again and again (each look-up of them hashes the id).
+     */
+    public static List<String> listeningTopicsOf(String minionId) {
+        byte[] digest = sha1(minionId);
+        return List.of(latin1(presenceTopic(digest)), latin1(filteringTopic(digest)));
+    }
+
+    /** {@link #isSubscribedBy(Set, String)} for a minion's {@link #listeningTopicsOf}. */
+    public static boolean isSubscribedBy(Set<String> topics, List<String> listeningTopics) {
+        for (String topic : listeningTopics) {
+            if (topics.contains(topic)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static byte[] filteringTopic(byte[] digest) {
