@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,12 +62,16 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
     private final AtomicLong refusedFrames = new AtomicLong();
     private final AtomicLong lastWarnNanos = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
     private final AtomicLong quietWarnings = new AtomicLong();
+    private final long handshakeMs;
+    /** Open client connections, for tests and health. */
+    private final AtomicInteger connections = new AtomicInteger();
     private final int port;
     private final Thread thread;
     private volatile boolean running = true;
 
-    private NativeRequestServer(String host, int requestedPort, RequestHandler handler, RequestLimits limits) {
+    private NativeRequestServer(String host, int requestedPort, RequestHandler handler, RequestLimits limits, long handshakeMs) {
         this.handler = handler;
+        this.handshakeMs = handshakeMs;
         this.maxFrameBytes = limits.maxRequestBytes();
         this.budget = new InflightBudget(limits.maxInflightBytes());
         String endpoint = Endpoints.tcp(host, requestedPort);
@@ -99,7 +104,13 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
     }
 
     static NativeRequestServer start(String host, int port, int workers, RequestHandler handler, RequestLimits limits) {
-        NativeRequestServer server = new NativeRequestServer(host, port, handler, limits);
+        return start(host, port, workers, handler, limits, HANDSHAKE_MS);
+    }
+
+    /** With a handshake deadline of {@code handshakeMs} instead of JeroMQ's 30 s (tests). */
+    static NativeRequestServer start(String host, int port, int workers, RequestHandler handler, RequestLimits limits,
+            long handshakeMs) {
+        NativeRequestServer server = new NativeRequestServer(host, port, handler, limits, handshakeMs);
         server.thread.start();
         server.resize(workers);
         return server;
@@ -135,8 +146,8 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
             pool.stop();
             handOff.close();
             for (SelectionKey key : selector.keys()) {
-                if (key.attachment() instanceof ZmtpConnection c) {
-                    c.close();
+                if (key.attachment() instanceof ZmtpConnection c && c.close()) {
+                    connections.decrementAndGet();
                 }
             }
             closeQuietly(listener);
@@ -184,8 +195,9 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
                 channel.configureBlocking(false);
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ZmtpConnection c = new ZmtpConnection(channel, maxFrameBytes, budget, this,
-                        System.nanoTime() + HANDSHAKE_MS * 1_000_000);
+                        System.nanoTime() + handshakeMs * 1_000_000);
                 channel.register(selector, SelectionKey.OP_READ, c);
+                connections.incrementAndGet();
                 handshaking.add(c);
                 c.flush(); // the greeting goes out at once: a libzmq peer waits for it before it sends the rest of its own
                 updateInterest(c);
@@ -281,7 +293,7 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
                 handshaking.poll();
             } else if (now - oldest.handshakeDeadline() >= 0) {
                 handshaking.poll();
-                warn("dropped a connection to request port {}: no ZMTP handshake within {} ms", port, HANDSHAKE_MS);
+                warn("dropped a connection to request port {}: no ZMTP handshake within {} ms", port, handshakeMs);
                 close(oldest);
             } else {
                 return;
@@ -294,7 +306,9 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
         if (key != null) {
             key.cancel();
         }
-        c.close();
+        if (c.close()) {
+            connections.decrementAndGet();
+        }
     }
 
     @Override
@@ -361,6 +375,11 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
     @Override
     public long refusedFrames() {
         return refusedFrames.get();
+    }
+
+    /** Client connections open now. */
+    int connections() {
+        return connections.get();
     }
 
     /** Wake-ups of the selector by workers so far (each a system call). */

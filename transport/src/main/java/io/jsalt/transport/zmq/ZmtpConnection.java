@@ -280,10 +280,10 @@ final class ZmtpConnection {
         return closed;
     }
 
-    /** Closes the socket and gives back the budget of whatever was half-read; later calls do nothing. */
-    void close() {
+    /** Closes the socket and gives back the budget of whatever was half-read; false (doing nothing) when already closed. */
+    boolean close() {
         if (closed) {
-            return;
+            return false;
         }
         closed = true;
         budget.release(frameCharged + messageCharged);
@@ -298,5 +298,6 @@ final class ZmtpConnection {
         } catch (IOException ignored) {
             // closing: nothing more to do about it
         }
+        return true;
     }
 }
