@@ -47,7 +47,6 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
     private static final long SELECT_MS = 1000;
     /** Reads from one connection in one pass, so that one busy client does not starve the others. */
     private static final int READS_PER_PASS = 4;
-    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     private final RequestHandler handler;
     private final long maxFrameBytes;
@@ -60,8 +59,12 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
     /** Connections still in their handshake, oldest first (their deadlines are in accept order). */
     private final ArrayDeque<ZmtpConnection> handshaking = new ArrayDeque<>();
     private final AtomicLong refusedFrames = new AtomicLong();
-    private final AtomicLong lastWarnNanos = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
-    private final AtomicLong quietWarnings = new AtomicLong();
+    /** Each kind of peer misbehaviour is logged at most once per ten seconds, and one kind cannot hide another. */
+    private final WarnLimiter connectionWarnings = new WarnLimiter(log);
+    private final WarnLimiter limitWarnings = new WarnLimiter(log);
+    private final WarnLimiter budgetWarnings = new WarnLimiter(log);
+    private final WarnLimiter requestWarnings = new WarnLimiter(log);
+    private final String endpoint;
     private final long handshakeMs;
     /** Open client connections, for tests and health. */
     private final AtomicInteger connections = new AtomicInteger();
@@ -74,7 +77,7 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
         this.handshakeMs = handshakeMs;
         this.maxFrameBytes = limits.maxRequestBytes();
         this.budget = new InflightBudget(limits.maxInflightBytes());
-        String endpoint = Endpoints.tcp(host, requestedPort);
+        this.endpoint = Endpoints.tcp(host, requestedPort);
         Selector s = null;
         ServerSocketChannel l = null;
         try {
@@ -185,7 +188,7 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
             try {
                 channel = listener.accept();
             } catch (IOException e) {
-                warn("request port {}: accept failed: {}", port, e.toString());
+                connectionWarnings.warn("accept failed on {}: {}", endpoint, e.toString());
                 return;
             }
             if (channel == null) {
@@ -219,7 +222,9 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
             try {
                 c.decode(readBuffer);
             } catch (ZmtpCodec.ZmtpException e) {
-                warn("dropped a connection to request port {}: {}", port, e.getMessage());
+                if (!e.logged) {
+                    connectionWarnings.warn("refused {} on {}; connection closed", e.getMessage(), endpoint);
+                }
                 if (c.closingAfterFlush()) {
                     c.flush(); // its ERROR, which says why
                 }
@@ -249,8 +254,8 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
             return;
         }
         if (c.pendingBytes() > MAX_PENDING_BYTES) {
-            warn("dropped a connection to request port {}: {} bytes of replies wait for a client that does not read them",
-                    port, c.pendingBytes());
+            connectionWarnings.warn("closed a connection to {}: {} bytes of replies wait for a client that does not read them",
+                    endpoint, c.pendingBytes());
             close(c);
             return;
         }
@@ -293,7 +298,7 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
                 handshaking.poll();
             } else if (now - oldest.handshakeDeadline() >= 0) {
                 handshaking.poll();
-                warn("dropped a connection to request port {}: no ZMTP handshake within {} ms", port, handshakeMs);
+                connectionWarnings.warn("closed a connection to {}: no ZMTP handshake within {} ms", endpoint, handshakeMs);
                 close(oldest);
             } else {
                 return;
@@ -321,7 +326,7 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
         int waiting = handOff.waiting();
         if (waiting >= MAX_QUEUED) {
             budget.release(chargedBytes);
-            warn("dropped a request on port {}: {} requests already wait for a worker", port, waiting);
+            requestWarnings.warn("dropped a request on {}: {} requests already wait for a worker", endpoint, waiting);
             return;
         }
         handOff.request(new SelectorHandOff.Request(from, payload, chargedBytes));
@@ -330,15 +335,25 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
     @Override
     public void dropped(ZmtpConnection from, String why, boolean refused) {
         if (refused) {
-            log.debug("dropped a request on port {}: {}", port, why);
+            log.debug("dropped a request on {}: {}", endpoint, why);
         } else {
-            warn("dropped a malformed request on port {}: {}", port, why);
+            requestWarnings.warn("dropped a malformed request on {}: {}", endpoint, why);
         }
     }
 
     @Override
-    public void frameRefused() {
-        refusedFrames.incrementAndGet();
+    public void frameRefused(long size, boolean overLimit) {
+        long count = refusedFrames.incrementAndGet();
+        if (size < 0) {
+            limitWarnings.warn("refused a ZMTP frame with a negative size on {}; connection closed", endpoint);
+        } else if (overLimit) {
+            limitWarnings.warn("refused a {}-byte frame on {}: above the {}-byte limit (max_request_size); connection closed",
+                    size, endpoint, maxFrameBytes);
+        } else {
+            budgetWarnings.warn("refused a {}-byte frame on {}: connections already hold {} of the {} bytes allowed in frames"
+                    + " still arriving (max_inflight_request_bytes); {} refused so far", size, endpoint, budget.used(),
+                    budget.capacity(), count);
+        }
     }
 
     /** A worker's step: the next request, answered, its reply left for the selector thread. */
@@ -346,19 +361,6 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
         SelectorHandOff.Request r = handOff.take(timeoutMs);
         if (r != null) {
             handOff.reply(r.from(), WorkerPool.answer(handler, r.payload()));
-        }
-    }
-
-    /** Warns at most once per ten seconds, however often a peer misbehaves; the rest go to debug. */
-    private void warn(String format, Object... args) {
-        long now = System.nanoTime();
-        long last = lastWarnNanos.get();
-        if (now - last >= WARN_EVERY_NANOS && lastWarnNanos.compareAndSet(last, now)) {
-            long quiet = quietWarnings.getAndSet(0);
-            log.warn(format + (quiet > 0 ? " (and " + quiet + " such warnings since the last)" : ""), args);
-        } else {
-            quietWarnings.incrementAndGet();
-            log.debug(format, args);
         }
     }
 

@@ -48,17 +48,17 @@ final class ZmtpCodec {
      */
     static void checkGreeting(byte[] g, int filled) throws ZmtpException {
         if (filled >= 1 && (g[0] & 0xff) != 0xff) {
-            throw new ZmtpException("not a ZMTP greeting");
+            throw new ZmtpException("a greeting that is not ZMTP");
         }
         if (filled >= 10 && (g[9] & 0x01) == 0) {
-            throw new ZmtpException("a ZMTP 1.0 greeting (ZMTP 3 or later is required)");
+            throw new ZmtpException("a ZMTP 1.0 greeting (3 or later is served)");
         }
         if (filled >= 11 && g[10] < 3) {
-            throw new ZmtpException("ZMTP version " + g[10] + " (3 or later is required)");
+            throw new ZmtpException("a greeting of ZMTP version " + g[10] + " (3 or later is served)");
         }
         if (filled >= MECHANISM_OFFSET + MECHANISM_BYTES
                 && !Arrays.equals(g, MECHANISM_OFFSET, MECHANISM_OFFSET + MECHANISM_BYTES, NULL_MECHANISM, 0, MECHANISM_BYTES)) {
-            throw new ZmtpException("security mechanism " + printable(Arrays.copyOfRange(g, MECHANISM_OFFSET,
+            throw new ZmtpException("a greeting asking for the security mechanism " + printable(Arrays.copyOfRange(g, MECHANISM_OFFSET,
                     MECHANISM_OFFSET + MECHANISM_BYTES)) + " (only NULL is served)");
         }
     }
@@ -169,8 +169,16 @@ final class ZmtpCodec {
     static final class ZmtpException extends Exception {
         private static final long serialVersionUID = 1L;
 
+        /** True when the listener has already logged why (a refused frame): the closing need not say it again. */
+        final boolean logged;
+
         ZmtpException(String message) {
+            this(message, false);
+        }
+
+        ZmtpException(String message, boolean logged) {
             super(message, null, false, false);
+            this.logged = logged;
         }
     }
 }

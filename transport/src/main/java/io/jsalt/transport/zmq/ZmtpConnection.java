@@ -24,8 +24,8 @@ final class ZmtpConnection {
         /** A message that is not served: malformed ({@code refused} false) or short of budget. */
         void dropped(ZmtpConnection from, String why, boolean refused);
 
-        /** A frame refused by size or budget, counted for health and tests. */
-        void frameRefused();
+        /** A frame of {@code size} bytes refused: above max_request_size or negative (the connection then closes), or short of budget. */
+        void frameRefused(long size, boolean overLimit);
     }
 
     private enum Phase { GREETING, HANDSHAKE, OPEN }
@@ -124,10 +124,14 @@ final class ZmtpConnection {
 
     private void startFrame(int frameFlags, long size) throws ZmtpException {
         boolean command = (frameFlags & ZmtpCodec.COMMAND) != 0;
-        if (size < 0 || size > maxFrameBytes) {
-            listener.frameRefused();
-            throw new ZmtpException("a frame declaring " + Long.toUnsignedString(size) + " bytes, above max_request_size ("
-                    + maxFrameBytes + ")");
+        if (size < 0) {
+            // a size with the top bit set: a known scanner probe, and JeroMQ 0.6.0's killer
+            listener.frameRefused(size, true);
+            throw new ZmtpException("a ZMTP frame with a negative size", true);
+        }
+        if (size > maxFrameBytes) {
+            listener.frameRefused(size, true);
+            throw new ZmtpException("a " + size + "-byte frame, above the " + maxFrameBytes + "-byte limit (max_request_size)", true);
         }
         if (command && ((frameFlags & ZmtpCodec.MORE) != 0 || frames > 0)) {
             throw new ZmtpException("a command inside a multi-frame message");
@@ -165,7 +169,7 @@ final class ZmtpConnection {
         if (size > RequestLimits.UNBUDGETED_FRAME_BYTES) {
             if (!budget.tryReserve(size)) {
                 refused = true;
-                listener.frameRefused();
+                listener.frameRefused(size, false);
                 return;
             }
             frameCharged = size;

@@ -276,11 +276,13 @@ class RequestServerTest {
         try (Socket garbage = new Socket(HOST, port); Socket silent = new Socket(HOST, port)) {
             garbage.setSoTimeout(5000);
             OutputStream out = garbage.getOutputStream();
-            out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(UTF_8));
-            byte[] noise = new byte[4096];
-            for (int i = 0; i < noise.length; i++) {
+            byte[] http = "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(UTF_8);
+            byte[] noise = new byte[http.length + 4096];
+            System.arraycopy(http, 0, noise, 0, http.length);
+            for (int i = http.length; i < noise.length; i++) {
                 noise[i] = (byte) (i * 31 + 7);
             }
+            // in one write: the native server hangs up at the first byte, and a second write could meet the reset
             out.write(noise);
             out.flush();
             drainUntilClosed(garbage.getInputStream());
