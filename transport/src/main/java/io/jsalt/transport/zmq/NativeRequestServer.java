@@ -174,6 +174,9 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
             }
             if (key.isReadable() && !c.closingAfterFlush()) {
                 read(c);
+                if (!c.closed() && c.pendingBytes() > 0) {
+                    c.flush(); // a READY, PONG or probe answer the read left: at once, not after another select
+                }
             }
         } catch (IOException e) {
             close(c); // the peer went away
