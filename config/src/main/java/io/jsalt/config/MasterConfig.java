@@ -1,5 +1,6 @@
 package io.jsalt.config;
 
+import io.jsalt.transport.RequestServerKind;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -87,12 +88,25 @@ public record MasterConfig(
      *
      * @param maxRequestSize          {@code max_request_size}: bytes, the largest request frame (default 16 MiB)
      * @param maxInflightRequestBytes {@code max_inflight_request_bytes}: bytes, at least max_request_size (default 64 MiB)
+     * @param requestServer           {@code request_server}: which implementation serves the port, {@code native}
+     *                                (jsalt's own ZMTP server, the default) or {@code jeromq}; both hold clients to
+     *                                the same limits (a jsalt key: Salt has none)
      */
-    public record RequestPortLimits(int maxRequestSize, int maxInflightRequestBytes) {
+    public record RequestPortLimits(int maxRequestSize, int maxInflightRequestBytes, RequestServerKind requestServer) {
         public static final int DEFAULT_MAX_REQUEST_SIZE = 16 * 1_048_576;
         public static final int DEFAULT_MAX_INFLIGHT_REQUEST_BYTES = 64 * 1_048_576;
         /** Frames up to this size are not charged to the budget, so no limit may be below it. */
         public static final int MIN_REQUEST_SIZE = 8 * 1_024;
+        public static final RequestServerKind DEFAULT_REQUEST_SERVER = RequestServerKind.NATIVE;
+
+        public RequestPortLimits {
+            Objects.requireNonNull(requestServer, "requestServer");
+        }
+
+        /** With the default {@code request_server}. */
+        public RequestPortLimits(int maxRequestSize, int maxInflightRequestBytes) {
+            this(maxRequestSize, maxInflightRequestBytes, DEFAULT_REQUEST_SERVER);
+        }
 
         static RequestPortLimits read(ConfigFile config) {
             int maxRequest = config.integer("max_request_size", DEFAULT_MAX_REQUEST_SIZE, MIN_REQUEST_SIZE, Integer.MAX_VALUE);
@@ -102,7 +116,10 @@ public record MasterConfig(
                 throw config.refuse("max_inflight_request_bytes",
                         "at least max_request_size (" + maxRequest + "), or no request of that size could ever be taken");
             }
-            return new RequestPortLimits(maxRequest, inflight);
+            String server = config.string("request_server", DEFAULT_REQUEST_SERVER.configName());
+            RequestServerKind kind = RequestServerKind.parse(server)
+                    .orElseThrow(() -> config.refuse("request_server", "native or jeromq"));
+            return new RequestPortLimits(maxRequest, inflight, kind);
         }
     }
 

@@ -3,6 +3,7 @@ package io.jsalt.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jsalt.transport.RequestServerKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,6 +107,15 @@ class MasterConfigTest {
                 .hasMessageContaining("state_output").hasMessageContaining("full, terse, mixed, changes");
         assertThatThrownBy(() -> load("state_verbose: sometimes\n")).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("state_verbose");
+    }
+
+    @Test
+    void requestServerIsNativeByDefaultJeromqOnRequestAndAnythingElseIsRefused() throws IOException {
+        assertThat(load("").requestPortLimits().requestServer()).isEqualTo(RequestServerKind.NATIVE);
+        assertThat(load("request_server: jeromq\n").requestPortLimits().requestServer()).isEqualTo(RequestServerKind.JEROMQ);
+        assertThat(load("request_server: Native\n").requestPortLimits().requestServer()).isEqualTo(RequestServerKind.NATIVE);
+        assertThatThrownBy(() -> load("request_server: zmq\n")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("request_server").hasMessageContaining("native or jeromq");
     }
 
     @Test

@@ -305,7 +305,8 @@ public final class Master implements AutoCloseable {
                 new RequestDispatcher(sessionKey, clear, aes,
                         new RequestFreshness(() -> Duration.ofSeconds(this.config.abuseLimits().requestMaxAgeSeconds()))),
                 timings.rebindFor(), new RequestLimits(
-                        config.requestPortLimits().maxRequestSize(), config.requestPortLimits().maxInflightRequestBytes()));
+                        config.requestPortLimits().maxRequestSize(), config.requestPortLimits().maxInflightRequestBytes()),
+                config.requestPortLimits().requestServer());
         supervisor.add(requestPort, transport.name());
         addWorkers(config.workerThreads());
         TransportWatch watch = new TransportWatch(transport, requestPort, () -> host,

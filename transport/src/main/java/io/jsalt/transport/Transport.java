@@ -45,6 +45,15 @@ public interface Transport extends AutoCloseable {
         return bindRequestServer(host, port, workers, handler);
     }
 
+    /**
+     * Binds a request server of {@code kind} holding its clients to {@code limits}. A transport that wraps
+     * another must pass the kind on; one with no choice of implementation may ignore it.
+     */
+    default RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits,
+            RequestServerKind kind) {
+        return bindRequestServer(host, port, workers, handler, limits);
+    }
+
     /** Binds a publisher on {@code tcp://host:port} (port 0 picks a free one). */
     PublishServer bindPublisher(String host, int port);
 

@@ -19,7 +19,8 @@ final class MasterThreads {
     private static Map<String, List<String>> roles() {
         Map<String, List<String>> roles = new LinkedHashMap<>();
         roles.put("mworkers", List.of("jsalt-mworker"));
-        roles.put("router", List.of("jsalt-req-route"));
+        // the native request server's selector thread does the router's work and the request port's I/O both
+        roles.put("router", List.of("jsalt-req-route", "jsalt-req-selec"));
         roles.put("job_cache_writer", List.of("jsalt-job-cache"));
         roles.put("io", List.of("iothread"));
         roles.put("jit", List.of("CN CompilerThre"));

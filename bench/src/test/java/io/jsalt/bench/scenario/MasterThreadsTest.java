@@ -12,6 +12,7 @@ class MasterThreadsTest {
     void threadNamesAsTheKernelCutsThemFallIntoTheirRoles() {
         assertThat(MasterThreads.role("jsalt-mworker-N")).isEqualTo("mworkers");
         assertThat(MasterThreads.role("jsalt-req-route")).isEqualTo("router");
+        assertThat(MasterThreads.role("jsalt-req-selec")).as("the native request server's selector").isEqualTo("router");
         assertThat(MasterThreads.role("jsalt-job-cache")).isEqualTo("job_cache_writer");
         assertThat(MasterThreads.role("iothread-N")).isEqualTo("io");
         assertThat(MasterThreads.role("CN CompilerThre")).isEqualTo("jit");

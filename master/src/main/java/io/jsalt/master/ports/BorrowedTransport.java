@@ -6,6 +6,7 @@ import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
+import io.jsalt.transport.RequestServerKind;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import java.util.List;
@@ -30,6 +31,12 @@ public final class BorrowedTransport implements Transport {
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits) {
         return owner.bindRequestServer(host, port, workers, handler, limits);
+    }
+
+    @Override
+    public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits,
+            RequestServerKind kind) {
+        return owner.bindRequestServer(host, port, workers, handler, limits, kind);
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.jsalt.master.ports;
 
+import io.jsalt.config.MasterConfig;
 import io.jsalt.master.process.Service;
 import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
+import io.jsalt.transport.RequestServerKind;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.IntSupplier;
@@ -21,18 +23,24 @@ public final class RequestPort implements Service {
     private final RequestHandler handler;
     private final PortBinding binding;
     private final RequestLimits limits;
+    private final RequestServerKind kind;
     private volatile int port;
     private volatile RequestServer current;
 
     public RequestPort(TransportService transport, Supplier<String> host, int port, IntSupplier workerThreads,
             RequestHandler handler, Duration rebindFor) {
-        this(transport, host, port, workerThreads, handler, rebindFor, RequestLimits.DEFAULTS);
+        this(transport, host, port, workerThreads, handler, rebindFor, RequestLimits.DEFAULTS,
+                MasterConfig.RequestPortLimits.DEFAULT_REQUEST_SERVER);
     }
 
-    /** Holding every client to {@code limits} (max_request_size, max_inflight_request_bytes). */
+    /**
+     * Holding every client to {@code limits} (max_request_size, max_inflight_request_bytes), served by a request
+     * server of {@code kind} (request_server).
+     */
     public RequestPort(TransportService transport, Supplier<String> host, int port, IntSupplier workerThreads,
-            RequestHandler handler, Duration rebindFor, RequestLimits limits) {
+            RequestHandler handler, Duration rebindFor, RequestLimits limits, RequestServerKind kind) {
         this.limits = limits;
+        this.kind = kind;
         this.transport = transport;
         this.host = host;
         this.port = port;
@@ -49,7 +57,7 @@ public final class RequestPort implements Service {
     @Override
     public void start() {
         RequestServer bound = binding.bind(() ->
-                transport.current().bindRequestServer(host.get(), port, workerThreads.getAsInt(), handler, limits));
+                transport.current().bindRequestServer(host.get(), port, workerThreads.getAsInt(), handler, limits, kind));
         port = bound.port();
         current = bound;
     }

@@ -1,10 +1,13 @@
 package io.jsalt.master.support;
 
+import io.jsalt.config.MasterConfig;
 import io.jsalt.transport.PublicationListener;
 import io.jsalt.transport.PublishServer;
 import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestHandler;
+import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
+import io.jsalt.transport.RequestServerKind;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.TransportException;
@@ -102,10 +105,22 @@ public final class SabotagedTransport implements Transport {
 
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler) {
+        return bindRequestServer(host, port, workers, handler, RequestLimits.DEFAULTS,
+                MasterConfig.RequestPortLimits.DEFAULT_REQUEST_SERVER);
+    }
+
+    @Override
+    public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits) {
+        return bindRequestServer(host, port, workers, handler, limits, MasterConfig.RequestPortLimits.DEFAULT_REQUEST_SERVER);
+    }
+
+    @Override
+    public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits,
+            RequestServerKind kind) {
         if (!proxied) {
-            return real.bindRequestServer(host, port, workers, sabotage(handler));
+            return real.bindRequestServer(host, port, workers, sabotage(handler), limits, kind);
         }
-        RequestServer behind = real.bindRequestServer(host, 0, workers, sabotage(handler));
+        RequestServer behind = real.bindRequestServer(host, 0, workers, sabotage(handler), limits, kind);
         try {
             proxy = new FreezableTcpProxy(port, behind.port());
         } catch (IOException e) {

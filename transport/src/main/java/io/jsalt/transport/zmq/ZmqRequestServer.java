@@ -3,10 +3,8 @@ package io.jsalt.transport.zmq;
 import io.jsalt.transport.HealthProbe;
 import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestLimits;
-import io.jsalt.transport.RequestServer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
@@ -25,9 +23,9 @@ import org.zeromq.ZMQ;
  * router itself, even when every worker is busy. Each worker has its own stop flag so that the pool can be
  * resized and a dead worker restarted while the others serve.
  */
-final class ZmqRequestServer implements RequestServer {
+final class ZmqRequestServer implements OwnedRequestServer {
     private static final Logger log = LoggerFactory.getLogger(ZmqRequestServer.class);
-    private static final int POLL_MS = 100;
+    private static final long POLL_MS = WorkerPool.POLL_MS;
     private static final long CLOSE_WAIT_MS = 2000;
     /** Requests waiting for a worker; beyond this the newest is dropped and its client retries, as on a timeout. */
     private static final int MAX_QUEUED = 100_000;
@@ -41,8 +39,7 @@ final class ZmqRequestServer implements RequestServer {
     private FrameSizeGuard frameGuard;
     private final RequestHandler handler;
     private final WorkerHandOff handOff;
-    /** Guarded by {@code this}; index i is worker i. */
-    private final List<Worker> pool = new ArrayList<>();
+    private final WorkerPool pool;
     private Thread router;
     private volatile boolean running = true;
     private volatile int port;
@@ -53,6 +50,7 @@ final class ZmqRequestServer implements RequestServer {
         this.limits = limits;
         this.budget = new InflightBudget(limits.maxInflightBytes());
         this.handOff = WorkerHandOff.open();
+        this.pool = new WorkerPool(this::serveNext, () -> running);
     }
 
     static ZmqRequestServer start(ZContext context, String host, int port, int workers, RequestHandler handler) {
@@ -186,10 +184,8 @@ final class ZmqRequestServer implements RequestServer {
     }
 
     /** Tells every worker to end; does not wait. */
-    private synchronized void stopWorkers() {
-        for (Worker w : pool) {
-            w.running = false;
-        }
+    private void stopWorkers() {
+        pool.stop();
     }
 
     @Override
@@ -197,13 +193,13 @@ final class ZmqRequestServer implements RequestServer {
         return port;
     }
 
-    /** Bytes held now in frames charged to the in-flight budget; for tests. */
-    long inflightBytes() {
+    @Override
+    public long inflightBytes() {
         return budget.used();
     }
 
-    /** Frames refused so far because the in-flight budget was spent; for tests. */
-    long refusedFrames() {
+    @Override
+    public long refusedFrames() {
         return frameGuard.refusedFrames();
     }
 
@@ -213,122 +209,53 @@ final class ZmqRequestServer implements RequestServer {
     }
 
     @Override
-    public synchronized int workers() {
+    public int workers() {
         return pool.size();
     }
 
     @Override
-    public synchronized boolean isWorkerAlive(int index) {
-        return pool.get(index).thread.isAlive();
+    public boolean isWorkerAlive(int index) {
+        return pool.isAlive(index);
     }
 
     @Override
-    public synchronized void restartWorker(int index) {
-        if (!running || pool.get(index).thread.isAlive()) {
-            return;
-        }
-        Worker fresh = new Worker(index);
-        pool.set(index, fresh);
-        fresh.start();
+    public void restartWorker(int index) {
+        pool.restart(index);
     }
 
     @Override
-    public synchronized void resize(int workers) {
-        if (workers < 1) {
-            throw new IllegalArgumentException("a request server needs at least one worker, not " + workers);
-        }
-        while (pool.size() < workers) {
-            Worker w = new Worker(pool.size());
-            pool.add(w);
-            w.start();
-        }
-        while (pool.size() > workers) {
-            pool.remove(pool.size() - 1).running = false;
-        }
+    public void resize(int workers) {
+        pool.resize(workers);
     }
 
-    /** Whether {@link #close} was called. */
-    boolean closed() {
+    @Override
+    public boolean closed() {
         return !running;
     }
 
-    /** Tells the router and every worker to close their sockets and end; does not wait. */
-    List<Thread> stop() {
+    @Override
+    public List<Thread> stop() {
         running = false;
         List<Thread> threads = new ArrayList<>();
         threads.add(router);
-        synchronized (this) {
-            for (Worker w : pool) {
-                w.running = false;
-                threads.add(w.thread);
-            }
-        }
+        threads.addAll(pool.stop());
         return threads;
     }
 
     @Override
     public void close() {
         List<Thread> threads = stop();
-        joinWithin(threads);
+        WorkerPool.joinWithin(threads, CLOSE_WAIT_MS);
     }
 
-    /** One deadline for the whole pool: a worker stuck in a handler must not hold up a restart for long. */
-    private static void joinWithin(List<Thread> threads) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
-        for (Thread t : threads) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            try {
-                t.join(Math.max(1, left));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /** One MWorker: takes the next waiting request when it is idle, answers it, and leaves the reply for the router. */
-    private final class Worker {
-        final Thread thread;
-        volatile boolean running = true;
-
-        Worker(int index) {
-            thread = new Thread(this::work, "jsalt-mworker-" + index);
-            thread.setDaemon(true);
-        }
-
-        void start() {
-            thread.start();
-        }
-
-        private void work() {
-            try {
-                while (running && ZmqRequestServer.this.running) {
-                    ClientMessage message = handOff.take(POLL_MS);
-                    if (message != null) {
-                        // taken: its bytes are this worker's now, no longer held in the router's queue
-                        message.release();
-                        List<byte[]> frames = message.frames();
-                        handOff.reply(frames.get(0), answer(frames.get(2)));
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException | Error e) {
-                // the thread ends; the master's process manager sees it dead and starts another
-                if (running && ZmqRequestServer.this.running) {
-                    log.error("worker {} stopped: {}", thread.getName(), e.toString());
-                }
-            }
-        }
-    }
-
-    private byte[] answer(byte[] request) {
-        try {
-            byte[] reply = handler.handle(request);
-            return reply == null ? new byte[0] : reply;
-        } catch (RuntimeException e) {
-            log.warn("request handler failed: {}", e.toString());
-            return new byte[0];
+    /** A worker's step: takes the next waiting request when it is idle, answers it, and leaves the reply for the router. */
+    private void serveNext(long timeoutMs) throws InterruptedException {
+        ClientMessage message = handOff.take(timeoutMs);
+        if (message != null) {
+            // taken: its bytes are this worker's now, no longer held in the router's queue
+            message.release();
+            List<byte[]> frames = message.frames();
+            handOff.reply(frames.get(0), WorkerPool.answer(handler, frames.get(2)));
         }
     }
 }

@@ -7,6 +7,7 @@ import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestHandler;
 import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
+import io.jsalt.transport.RequestServerKind;
 import io.jsalt.transport.Subscription;
 import io.jsalt.transport.Transport;
 import io.jsalt.transport.TransportException;
@@ -39,7 +40,7 @@ public final class ZmqTransport implements Transport {
     private final IdleTimer idleTimer = new IdleTimer();
     private final Duration closeWait;
     /** Stopped before the context terminates: a server's own threads close its sockets, never the closing thread. */
-    private final List<ZmqRequestServer> requestServers = new CopyOnWriteArrayList<>();
+    private final List<OwnedRequestServer> requestServers = new CopyOnWriteArrayList<>();
     private final List<PublisherWithOwnIoThread> publishers = new CopyOnWriteArrayList<>();
     private final Set<ZmqRequestClient> clients = ConcurrentHashMap.newKeySet();
 
@@ -87,9 +88,17 @@ public final class ZmqTransport implements Transport {
 
     @Override
     public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits) {
+        return bindRequestServer(host, port, workers, handler, limits, RequestServerKind.JEROMQ);
+    }
+
+    @Override
+    public RequestServer bindRequestServer(String host, int port, int workers, RequestHandler handler, RequestLimits limits,
+            RequestServerKind kind) {
         requireOpen();
-        requestServers.removeIf(ZmqRequestServer::closed);
-        ZmqRequestServer server = ZmqRequestServer.start(context, host, port, workers, handler, limits);
+        requestServers.removeIf(OwnedRequestServer::closed);
+        OwnedRequestServer server = kind == RequestServerKind.NATIVE
+                ? NativeRequestServer.start(host, port, workers, handler, limits)
+                : ZmqRequestServer.start(context, host, port, workers, handler, limits);
         requestServers.add(server);
         return server;
     }
@@ -149,7 +158,7 @@ public final class ZmqTransport implements Transport {
         if (closed.compareAndSet(false, true)) {
             idleTimer.close(); // its task closes a client's socket holding the client's lock: let it finish
             subscriptionLoops.stop();
-            requestServers.forEach(ZmqRequestServer::stop);
+            requestServers.forEach(OwnedRequestServer::stop);
             clients.forEach(ZmqRequestClient::closeFromTransport);
             // a loop closes its sockets within one poll: before the termination, so that a SUB's monitor pipe
             // is not closed at both ends at once (JeroMQ 0.6.0's reaper dies of that, see SocketContext)

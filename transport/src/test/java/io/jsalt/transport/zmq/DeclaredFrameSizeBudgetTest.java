@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.jsalt.transport.RequestClient;
 import io.jsalt.transport.RequestLimits;
+import io.jsalt.transport.RequestServerKind;
 import io.jsalt.transport.Transport;
 import java.io.IOException;
 import java.time.Duration;
@@ -13,6 +14,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.zeromq.ZContext;
 
 /**
@@ -20,7 +24,11 @@ import org.zeromq.ZContext;
  * reserves a frame's declared size when its header arrives; five idle connections each declaring 60 MiB
  * used to take a 256 MiB master down. One budget now bounds what all connections hold together.
  */
+@ParameterizedClass
+@EnumSource(RequestServerKind.class)
 class DeclaredFrameSizeBudgetTest {
+    @Parameter
+    RequestServerKind kind;
     private static final String HOST = "127.0.0.1";
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final int MIB = 1024 * 1024;
@@ -28,7 +36,7 @@ class DeclaredFrameSizeBudgetTest {
     private final ZContext context = new ZContext();
     private final Transport clients = Transport.create();
     private final List<RawZmtpPeer> attackers = new ArrayList<>();
-    private ZmqRequestServer server;
+    private OwnedRequestServer server;
 
     @AfterEach
     void close() throws IOException {
@@ -42,8 +50,10 @@ class DeclaredFrameSizeBudgetTest {
         context.close();
     }
 
-    private ZmqRequestServer serve(long maxRequest, long inflight) {
-        server = ZmqRequestServer.start(context, HOST, 0, 2, request -> request, new RequestLimits(maxRequest, inflight));
+    private OwnedRequestServer serve(long maxRequest, long inflight) {
+        RequestLimits limits = new RequestLimits(maxRequest, inflight);
+        server = kind == RequestServerKind.NATIVE ? NativeRequestServer.start(HOST, 0, 2, request -> request, limits)
+                : ZmqRequestServer.start(context, HOST, 0, 2, request -> request, limits);
         return server;
     }
 

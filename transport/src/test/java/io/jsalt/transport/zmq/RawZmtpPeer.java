@@ -27,6 +27,11 @@ final class RawZmtpPeer implements AutoCloseable {
         in = socket.getInputStream();
     }
 
+    /** Connects and sends nothing: the test writes whatever bytes it wants the server to see. */
+    static RawZmtpPeer connected(int port) throws IOException {
+        return new RawZmtpPeer(port);
+    }
+
     /** Connects and completes the handshake as a socket of {@code socketType} (DEALER, REQ, SUB, ...). */
     static RawZmtpPeer handshaken(int port, String socketType) throws IOException {
         RawZmtpPeer peer = new RawZmtpPeer(port);
@@ -45,6 +50,16 @@ final class RawZmtpPeer implements AutoCloseable {
         }
     }
 
+    /** A NULL greeting of version {@code major}.{@code minor} naming {@code mechanism}. */
+    static byte[] greeting(int major, int minor, String mechanism) {
+        byte[] greeting = greeting();
+        greeting[10] = (byte) major;
+        greeting[11] = (byte) minor;
+        java.util.Arrays.fill(greeting, 12, 32, (byte) 0);
+        System.arraycopy(mechanism.getBytes(StandardCharsets.US_ASCII), 0, greeting, 12, mechanism.length());
+        return greeting;
+    }
+
     static byte[] greeting() {
         byte[] greeting = new byte[64];
         greeting[0] = (byte) 0xff;
@@ -54,7 +69,7 @@ final class RawZmtpPeer implements AutoCloseable {
         return greeting;
     }
 
-    private static byte[] ready(String socketType) {
+    static byte[] ready(String socketType) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(5);
         body.writeBytes("READY".getBytes(StandardCharsets.US_ASCII));
@@ -68,6 +83,50 @@ final class RawZmtpPeer implements AutoCloseable {
         frame.write(b.length);
         frame.writeBytes(b);
         return frame.toByteArray();
+    }
+
+    /** Raw bytes, as they are. */
+    void write(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** Exactly {@code n} bytes from the server (fewer only if it hangs up). */
+    byte[] read(int n) throws IOException {
+        return in.readNBytes(n);
+    }
+
+    /** A command frame: {@code name} then {@code data}. */
+    void sendCommand(String name, byte[] data) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(name.length());
+        body.writeBytes(name.getBytes(StandardCharsets.US_ASCII));
+        body.writeBytes(data);
+        byte[] b = body.toByteArray();
+        out.write(0x04);
+        out.write(b.length);
+        out.write(b);
+        out.flush();
+    }
+
+    /** The next frame's flags and body; null when the server hangs up first. */
+    Frame readFrameWithFlags() throws IOException {
+        int flags = in.read();
+        if (flags < 0) {
+            return null;
+        }
+        long size = (flags & 0x02) != 0 ? ByteBuffer.wrap(in.readNBytes(8)).getLong() : in.read();
+        return new Frame(flags, in.readNBytes((int) size));
+    }
+
+    record Frame(int flags, byte[] body) {
+        boolean command() {
+            return (flags & 0x04) != 0;
+        }
+
+        boolean more() {
+            return (flags & 0x01) != 0;
+        }
     }
 
     /** A whole frame. */

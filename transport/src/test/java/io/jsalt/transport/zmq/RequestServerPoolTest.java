@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.jsalt.transport.RequestClient;
+import io.jsalt.transport.RequestLimits;
 import io.jsalt.transport.RequestServer;
+import io.jsalt.transport.RequestServerKind;
 import io.jsalt.transport.RequestTimeoutException;
 import io.jsalt.transport.Transport;
 import java.time.Duration;
@@ -14,9 +16,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The MWorker pool as the master's process manager sees it: each worker watched, restarted, resized. */
+@ParameterizedClass
+@EnumSource(RequestServerKind.class)
 class RequestServerPoolTest {
+    @Parameter
+    RequestServerKind kind;
     private final Transport transport = Transport.create();
     private final Transport peers = Transport.create();
     private final CountDownLatch release = new CountDownLatch(1);
@@ -54,7 +63,7 @@ class RequestServerPoolTest {
 
     @Test
     void aWorkerKilledByAnErrorIsReportedDeadAndCanBeRestartedAlone() {
-        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 2, this::handle);
+        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 2, this::handle, RequestLimits.DEFAULTS, kind);
         assertThat(server.workers()).isEqualTo(2);
 
         killNext.set(true);
@@ -77,7 +86,7 @@ class RequestServerPoolTest {
 
     @Test
     void resizeAddsWorkersThatServeAndRemovesThemAgain() throws Exception {
-        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 1, this::handle);
+        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 1, this::handle, RequestLimits.DEFAULTS, kind);
         server.resize(2);
         assertThat(server.workers()).isEqualTo(2);
 
@@ -106,7 +115,7 @@ class RequestServerPoolTest {
     @Test
     void aBusyWorkerIsNeverHandedTheRequestsThatQueueBehindIt() throws Exception {
         // with a round-robin dealer every second request would wait behind the held one and time out
-        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 2, this::handle);
+        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 2, this::handle, RequestLimits.DEFAULTS, kind);
         RequestClient holder = peers.connectRequestClient("127.0.0.1", server.port());
         CountDownLatch holding = new CountDownLatch(1);
         Thread held = new Thread(() -> {
@@ -132,7 +141,7 @@ class RequestServerPoolTest {
 
     @Test
     void requestsBeyondTheWorkersWaitForTheFirstIdleOne() throws Exception {
-        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 1, this::handle);
+        RequestServer server = transport.bindRequestServer("127.0.0.1", 0, 1, this::handle, RequestLimits.DEFAULTS, kind);
         RequestClient holder = peers.connectRequestClient("127.0.0.1", server.port());
         java.util.concurrent.CompletableFuture<byte[]> heldReply =
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> holder.request("hold".getBytes(), Duration.ofSeconds(30)));
