@@ -1,5 +1,6 @@
 package io.jsalt.config;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -9,9 +10,11 @@ import java.util.Map;
 
 /**
  * {@code file_roots} (and {@code pillar_roots}, which has the same shape): each saltenv names the folders read,
- * in order. Each folder is placed under root_dir like every other path; the default of {@code file_roots} is
- * Salt's {@code base: [/srv/salt]} moved to jsalt's name, {@code /srv/jsalt}; that of {@code pillar_roots} is
- * Salt's {@code base: [/srv/pillar]}.
+ * in order. A configured folder is taken as written (normalized), never placed under root_dir: Salt's
+ * {@code prepend_root_dir} prefixes pki_dir, cachedir, sock_dir, pidfile, log files and the like, never these two.
+ * The default of {@code file_roots} is Salt's {@code base: [/srv/salt]} moved to jsalt's name, {@code /srv/jsalt};
+ * that of {@code pillar_roots} is Salt's {@code base: [/srv/pillar]}. Unlike Salt, a default is placed under
+ * root_dir, so a sandboxed daemon (tests, the quick start) never reads the host's /srv; with root_dir / it is the same.
  */
 final class FileRoots {
     private static final String EXPECTED = "a mapping of saltenv names to lists of absolute folders";
@@ -46,8 +49,16 @@ final class FileRoots {
             if (!(item instanceof String s) || !s.startsWith("/")) {
                 throw config.refuse(key, EXPECTED);
             }
-            folders.add(RootDir.resolve(root, s));
+            folders.add(asWritten(config, key, s));
         }
         return List.copyOf(folders);
+    }
+
+    private static Path asWritten(ConfigFile config, String key, String folder) {
+        try {
+            return Path.of(folder).normalize();
+        } catch (InvalidPathException e) {
+            throw config.refuse(key, EXPECTED);
+        }
     }
 }

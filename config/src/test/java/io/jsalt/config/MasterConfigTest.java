@@ -136,20 +136,24 @@ class MasterConfigTest {
     }
 
     @Test
-    void pillarKeysAreReadWithSaltsNamesAndRootsUnderRootDir() throws IOException {
+    void pillarKeysAreReadWithSaltsNamesAndConfiguredRootsAsWritten() throws IOException {
         Path sandbox = dir.resolve("sandbox");
+        Path outside = dir.resolve("elsewhere/pillar");
         MasterConfig master = load("root_dir: " + sandbox + "\n" + """
                 pillar_roots:
-                  base: [/srv/pillar, /srv/more]
-                  dev: /srv/dev
+                  base: [%s, %s/more]
+                  dev: /srv/dev/../dev
                 pillar_source_merging_strategy: Overwrite
                 pillar_merge_lists: True
                 pillar_safe_render_error: False
-                """);
+                """.formatted(outside, sandbox));
+        // Salt 3006.8's prepend_root_dir never touches pillar_roots: a folder outside root_dir stays where it is
         assertThat(master.pillar()).isEqualTo(new PillarSettings(Map.of(
-                "base", List.of(sandbox.resolve("srv/pillar"), sandbox.resolve("srv/more")),
-                "dev", List.of(sandbox.resolve("srv/dev"))), "overwrite", true, false));
+                "base", List.of(outside, sandbox.resolve("more")),
+                "dev", List.of(Path.of("/srv/dev"))), "overwrite", true, false));
+        // jsalt's default alone is placed under root_dir (a sandbox never reads the host's /srv/pillar)
         assertThat(load("root_dir: " + sandbox + "\n").pillar()).isEqualTo(PillarSettings.defaults(sandbox));
+        assertThat(PillarSettings.defaults(sandbox).roots()).containsExactly(Map.entry("base", List.of(sandbox.resolve("srv/pillar"))));
         assertThatThrownBy(() -> load("pillar_source_merging_strategy: yamlex\n")).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("pillar_source_merging_strategy").hasMessageContaining("smart, recurse, aggregate");
         assertThatThrownBy(() -> load("pillar_roots: {base: [relative/dir]}\n")).isInstanceOf(ConfigException.class)
@@ -285,7 +289,7 @@ class MasterConfigTest {
     }
 
     @Test
-    void nodegroupsAndFileRootsAreReadWithFileRootsUnderRootDir() throws IOException {
+    void nodegroupsAndFileRootsAreReadWithConfiguredFileRootsAsWritten() throws IOException {
         MasterConfig master = load("""
                 root_dir: /tmp/sb
                 nodegroups:
@@ -297,8 +301,10 @@ class MasterConfigTest {
                 file_buffer_size: 4096
                 """);
         assertThat(master.nodegroups()).containsEntry("web", "web* or G@role:web").containsEntry("pair", List.of("a", "b"));
-        assertThat(master.fileRoots()).containsEntry("base", List.of(Path.of("/tmp/sb/srv/jsalt"), Path.of("/tmp/sb/srv/extra")))
-                .containsEntry("dev", List.of(Path.of("/tmp/sb/srv/dev")));
+        // as Salt's: root_dir does not prefix file_roots, only the default is under it
+        assertThat(master.fileRoots()).containsEntry("base", List.of(Path.of("/srv/jsalt"), Path.of("/srv/extra")))
+                .containsEntry("dev", List.of(Path.of("/srv/dev")));
+        assertThat(load("root_dir: /tmp/sb\n").fileRoots()).containsExactly(Map.entry("base", List.of(Path.of("/tmp/sb/srv/jsalt"))));
         assertThat(master.fileBufferSize()).isEqualTo(4096);
     }
 

@@ -40,8 +40,8 @@ class SaltMinionPillarInteropTest {
         jsalt = new JsaltSide(processes, tmp.resolve("j"));
         salt = new SaltSide(processes, tmp.resolve("s")); // short: Salt's IPC socket paths must fit 107 bytes
         RealSalt.env();
-        // pillar_roots is under the master's root_dir, as every path of its config
-        Path pillarRoot = Files.createDirectories(tmp.resolve("j/srv/pillar"));
+        // pillar_roots outside the master's root_dir (tmp/j): as Salt's, root_dir does not prefix it
+        Path pillarRoot = Files.createDirectories(tmp.resolve("pillar"));
         Files.writeString(pillarRoot.resolve("top.sls"), """
                 base:
                   '*':
@@ -51,7 +51,7 @@ class SaltMinionPillarInteropTest {
                 """);
         Files.writeString(pillarRoot.resolve("common.sls"), "host: {{ grains['id'] }} on {{ grains['kernel'] }}\n");
         Files.writeString(pillarRoot.resolve("only_sm1.sls"), "db:\n  password: for-sm1-alone\n");
-        jsalt.startMaster("auto_accept: True", "pillar_roots:", "  base:", "    - /srv/pillar");
+        jsalt.startMaster("auto_accept: True", "pillar_roots:", "  base:", "    - " + pillarRoot);
         salt.startMinion("sm1", jsalt.publishPort(), jsalt.retPort());
         jsalt.startMinion("jm1", jsalt.publishPort(), jsalt.retPort());
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
