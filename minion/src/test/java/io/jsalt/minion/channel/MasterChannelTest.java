@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /** Encrypted requests under the session key, against a fake master on a real request socket. */
 class MasterChannelTest {
+    /** Long enough that a loaded machine (CI's two cores) never turns a fake master's slow answer into a timeout. */
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(15);
     private final Crypticle oldKey = new Crypticle(Crypticle.generateKeyString());
     private final Crypticle newKey = new Crypticle(Crypticle.generateKeyString());
     private final Session oldSession = new Session(oldKey, SaltVectors.masterKeyPair().getPublic(), 0);
@@ -69,7 +71,7 @@ class MasterChannelTest {
         return new MasterChannel(client, current::get, failed -> {
             reauthenticatedFrom.add(failed);
             return reauthenticate.apply(failed);
-        }, Duration.ofSeconds(2));
+        }, ANSWER_TIMEOUT);
     }
 
     @Test
@@ -152,7 +154,7 @@ class MasterChannelTest {
             MasterChannel channel = new MasterChannel(toForged, current::get, failed -> {
                 reauthenticatedFrom.add(failed);
                 return newSession;
-            }, Duration.ofSeconds(2));
+            }, ANSWER_TIMEOUT);
 
             assertThatThrownBy(() -> channel.sendForPrivateReply(Map.of("cmd", "_pillar"), "pillar",
                     SaltVectors.minionKeyPair().getPrivate())).isInstanceOf(io.jsalt.crypto.CryptoException.class)
