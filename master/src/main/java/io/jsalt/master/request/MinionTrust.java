@@ -5,6 +5,7 @@ import io.jsalt.master.keys.SigningPins;
 import io.jsalt.transport.message.MinionSignature;
 import java.security.PublicKey;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,7 @@ public final class MinionTrust {
     private final MinionKeys keys;
     private final SigningPins pins;
     private final BooleanSupplier requireSignature;
+    private final AtomicBoolean explained = new AtomicBoolean();
 
     /** @param requireSignature {@code require_minion_sign_messages}, read on each call so a reload applies */
     public MinionTrust(MinionKeys keys, BooleanSupplier requireSignature) {
@@ -93,15 +95,19 @@ public final class MinionTrust {
         if (pins.pinned(id, key)) {
             return;
         }
+        // how to make it strict is said once per master process: a restart of a fleet of salt-minions in their
+        // default config would otherwise write it once per minion (1,000 lines of ~480 characters for 1,000)
+        boolean explain = explained.compareAndSet(false, true);
         if (requireSignature.getAsBoolean()) {
-            log.warn("{} does not sign its requests: its returns will be refused (require_minion_sign_messages: True)."
-                    + " Set minion_sign_messages: True on that minion", id);
+            log.warn("{} does not sign its requests: its returns will be refused (require_minion_sign_messages: True).{}",
+                    id, explain ? " Set minion_sign_messages: True on that minion" : "");
         } else {
             log.warn("{} does not sign its requests (a salt-minion in its default config): its returns are accepted"
-                    + " only for jobs that target it, once per job, and marked unverified, because anyone holding the"
-                    + " session key could send them under its id. To make it strict, set minion_sign_messages: True on"
-                    + " that minion (jsalt then refuses unsigned returns under its id), or"
-                    + " require_minion_sign_messages: True on this master to refuse every unsigned return", id);
+                    + " only for jobs that target it, once per job, and marked unverified{}", id, explain
+                    ? ", because anyone holding the session key could send them under its id. To make it strict, set"
+                    + " minion_sign_messages: True on that minion (jsalt then refuses unsigned returns under its id), or"
+                    + " require_minion_sign_messages: True on this master to refuse every unsigned return"
+                    : "");
         }
     }
 
