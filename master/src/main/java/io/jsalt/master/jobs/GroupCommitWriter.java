@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,29 +17,54 @@ import org.slf4j.LoggerFactory;
  * The SQLite job cache's one writer thread ({@code jsalt-job-cache-writer}, owner of the writer connection):
  * writes run in the order they were asked for, and the small ones that wait together (returns, jobs) are
  * committed in one transaction, so a burst of returns pays SQLite's commit once per group instead of once per
- * return (it was a sixth of a jsalt master's CPU per return under {@code jsalt-bench master-capacity}). Each
- * caller still waits until its own write has committed. A group in which one write fails is rolled back and
- * its writes are run again one by one, so a bad write costs only itself. Writes that manage their own
- * transaction (pruning) always run alone.
+ * return (it was a sixth of a jsalt master's CPU per return under {@code jsalt-bench master-capacity}). A
+ * caller either waits until its own write has committed ({@link #run}) or hands it over ({@link #submit}) and
+ * hears of it from this thread after the commit: an MWorker then takes its next request at once, so groups
+ * grow with the load instead of holding at most one write per MWorker. Handed-over writes not yet answered
+ * are bounded ({@link #MAX_UNANSWERED_BYTES}); a caller waits for room. A group in which one write fails is
+ * rolled back and its writes are run again one by one, so a bad write costs only itself. Writes that manage
+ * their own transaction (pruning) always run alone.
  */
 final class GroupCommitWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
     /** Writes committed together at most. */
     static final int MAX_GROUP = 256;
+    /**
+     * What handed-over writes not yet answered may hold, by their own count of bytes ({@link #submit}): a
+     * write counts at least {@link #MIN_WEIGHT}, so at most 1,024 wait however small, and a write larger than
+     * the whole bound still goes through alone.
+     */
+    static final int MAX_UNANSWERED_BYTES = 32 << 20;
+    static final int MIN_WEIGHT = MAX_UNANSWERED_BYTES / 1024;
 
     /** One write on the writer connection. */
     interface Write<T> {
         T run() throws SQLException;
     }
 
-    private record Pending<T>(Write<T> task, boolean groupable, CompletableFuture<T> done) {
+    /** {@code weight}: what a handed-over write holds of the bound until it is answered; 0 for a waiting caller's. */
+    private record Pending<T>(Write<T> task, boolean groupable, CompletableFuture<T> done, int weight, Semaphore room) {
         void runAlone() {
+            T result;
             try {
-                done.complete(task.run());
+                result = task.run();
             } catch (SQLException | RuntimeException | Error e) {
                 // an Error too: the caller gets it, and the thread every other write waits for goes on
-                done.completeExceptionally(e);
+                fail(e);
+                return;
             }
+            succeed(result);
+        }
+
+        /** Room back first, so a caller waiting for it goes on while this one's continuation runs. */
+        void succeed(T result) {
+            room.release(weight);
+            done.complete(result);
+        }
+
+        void fail(Throwable e) {
+            room.release(weight);
+            done.completeExceptionally(e);
         }
     }
 
@@ -49,15 +75,29 @@ final class GroupCommitWriter implements AutoCloseable {
         }
     }
 
-    private static final Pending<Void> STOP = new Pending<>(() -> null, false, new CompletableFuture<>());
+    private final Pending<Void> stop = new Pending<>(() -> null, false, new CompletableFuture<>(), 0, new Semaphore(0));
 
     private final Connection writer;
     private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
+    private final int maxUnanswered;
+    /** Room left under the bound of handed-over writes not yet answered. */
+    private final Semaphore room;
     private volatile boolean closed;
+    /** Writer thread only (read after it ended): transactions of more than one write, and the writes in them. */
+    private long groups;
+    private long groupedWrites;
+    private int largestGroup;
 
     GroupCommitWriter(Connection writer) {
+        this(writer, MAX_UNANSWERED_BYTES);
+    }
+
+    /** With another bound of handed-over writes not yet answered (tests). */
+    GroupCommitWriter(Connection writer, int maxUnansweredBytes) {
         this.writer = writer;
+        this.maxUnanswered = maxUnansweredBytes;
+        this.room = new Semaphore(maxUnansweredBytes);
         this.thread = new Thread(this::loop, "jsalt-job-cache-writer");
         thread.setDaemon(true);
         thread.start();
@@ -72,7 +112,7 @@ final class GroupCommitWriter implements AutoCloseable {
      * @throws ClosedException when the writer is closed
      */
     <T> T run(Write<T> task, boolean groupable) throws ExecutionException, InterruptedException {
-        Pending<T> p = new Pending<>(task, groupable, new CompletableFuture<>());
+        Pending<T> p = new Pending<>(task, groupable, new CompletableFuture<>(), 0, room);
         synchronized (this) {
             if (closed) {
                 throw new ClosedException();
@@ -80,6 +120,28 @@ final class GroupCommitWriter implements AutoCloseable {
             queue.add(p);
         }
         return p.done().get();
+    }
+
+    /**
+     * Hands {@code task} (a groupable write) over without waiting for it: the future completes on the writer
+     * thread once it has committed (or failed), so what depends on it runs there and must be quick. When the
+     * writes handed over and not yet answered hold the whole bound, this waits for room (backpressure).
+     *
+     * @param bytes about what the write holds in memory until it has run (at least {@link #MIN_WEIGHT} is counted)
+     * @throws ClosedException when the writer is closed, or closes while this waits for room
+     */
+    <T> CompletableFuture<T> submit(Write<T> task, long bytes) throws InterruptedException {
+        int weight = (int) Math.min(maxUnanswered, Math.max(MIN_WEIGHT, bytes));
+        room.acquire(weight);
+        Pending<T> p = new Pending<>(task, true, new CompletableFuture<>(), weight, room);
+        synchronized (this) {
+            if (closed) {
+                room.release(weight);
+                throw new ClosedException();
+            }
+            queue.add(p);
+        }
+        return p.done();
     }
 
     private void loop() {
@@ -91,7 +153,7 @@ final class GroupCommitWriter implements AutoCloseable {
             } catch (InterruptedException e) {
                 return; // close() waited long enough
             }
-            if (first == STOP) {
+            if (first == stop) {
                 return;
             }
             group.clear();
@@ -124,8 +186,11 @@ final class GroupCommitWriter implements AutoCloseable {
             return;
         }
         restoreAutoCommit();
+        groups++;
+        groupedWrites += group.size();
+        largestGroup = Math.max(largestGroup, group.size());
         for (int i = 0; i < group.size(); i++) {
-            ((CompletableFuture) group.get(i).done()).complete(results.get(i));
+            ((Pending) group.get(i)).succeed(results.get(i));
         }
     }
 
@@ -150,22 +215,37 @@ final class GroupCommitWriter implements AutoCloseable {
         return queue.size();
     }
 
-    /** Refuses new writes, lets the ones asked for already commit (up to {@code waitSeconds}), then ends the thread. */
+    /** Room left under the bound of handed-over writes not yet answered: for tests. */
+    int room() {
+        return room.availablePermits();
+    }
+
+    /**
+     * Refuses new writes, lets the ones asked for or handed over already commit and be answered (up to
+     * {@code waitSeconds}), then ends the thread. A caller waiting for room is let go (it is refused).
+     */
     boolean closeWithin(long waitSeconds) {
         synchronized (this) {
             closed = true;
-            queue.add(STOP);
+            queue.add(stop);
         }
+        // wakes any caller waiting for room: it finds the writer closed and gives its room back
+        room.release(maxUnanswered);
         try {
             thread.join(TimeUnit.SECONDS.toMillis(waitSeconds));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (!thread.isAlive() && groups > 0) {
+            // what the group commit did for this master's life (the bench reads it): its writes per commit
+            LOG.info("job cache writer: {} writes committed in {} groups (mean {}, largest {})", groupedWrites, groups,
+                    String.format(java.util.Locale.ROOT, "%.1f", (double) groupedWrites / groups), largestGroup);
+        }
         if (thread.isAlive()) {
             thread.interrupt();
             Pending<?> left;
             while ((left = queue.poll()) != null) {
-                left.done().completeExceptionally(new ClosedException());
+                left.fail(new ClosedException());
             }
             return false;
         }

@@ -21,6 +21,22 @@ public interface JobCache extends AutoCloseable {
     /** Stores the return; false when that minion already returned for that job. */
     boolean saveReturn(JobReturn ret);
 
+    /**
+     * Stores the return and tells {@code done} once it is stored for good, without making the caller wait for
+     * that where the store can (the SQLite cache answers from its writer thread after the commit, so an MWorker
+     * goes on to its next request). A store that cannot answers here, before it returns: this default.
+     */
+    default void saveReturn(JobReturn ret, ReturnSaved done) {
+        boolean stored;
+        try {
+            stored = saveReturn(ret);
+        } catch (RuntimeException e) {
+            done.failed(e);
+            return;
+        }
+        done.saved(stored);
+    }
+
     List<JobReturn> returns(String jid);
 
     /**

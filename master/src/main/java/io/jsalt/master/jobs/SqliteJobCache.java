@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * as msgpack. Every write runs on one writer thread ({@link GroupCommitWriter}, owner of the writer
  * connection), so SQLite never sees two writers and never answers SQLITE_BUSY; returns and jobs that wait
  * together are committed together; callers wait for their write to commit, so what they saved is read back
- * at once. Reads share a second connection, which WAL lets read
+ * at once, except that a return may be handed over ({@link #saveReturn(JobReturn, ReturnSaved)}) and its caller
+ * told from the writer thread once it has committed. Reads share a second connection, which WAL lets read
  * while the writer writes.
  */
 public final class SqliteJobCache implements JobCache {
@@ -127,8 +129,40 @@ public final class SqliteJobCache implements JobCache {
 
     @Override
     public boolean saveReturn(JobReturn ret) {
+        return groupableWrite(returnInsert(ret, SaltPack.packBinType(ret.ret())));
+    }
+
+    /**
+     * Hands the return to the writer thread and goes on: {@code done} hears from that thread once its row has
+     * committed, in the order the returns were handed over (waits only while the writes handed over and not yet
+     * answered fill {@link GroupCommitWriter#MAX_UNANSWERED_BYTES}).
+     */
+    @Override
+    public void saveReturn(JobReturn ret, ReturnSaved done) {
         byte[] value = SaltPack.packBinType(ret.ret());
-        return groupableWrite(() -> {
+        CompletableFuture<Boolean> stored;
+        try {
+            stored = writes.submit(returnInsert(ret, value), value.length);
+        } catch (GroupCommitWriter.ClosedException e) {
+            done.failed(new JobCacheException("job cache " + file + " is closed"));
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            done.failed(new JobCacheException("interrupted while writing to the job cache " + file, e));
+            return;
+        }
+        stored.whenComplete((fresh, failure) -> {
+            if (failure == null) {
+                done.saved(fresh);
+            } else {
+                done.failed(writeFailed(failure));
+            }
+        });
+    }
+
+    /** The insert of one return (on the writer thread). */
+    private GroupCommitWriter.Write<Boolean> returnInsert(JobReturn ret, byte[] value) {
+        return () -> {
             // DO NOTHING on the UNIQUE (jid, id) constraint: a duplicate is an answer (false), not an error
             PreparedStatement s = insertReturn();
             s.setString(1, ret.jid());
@@ -143,7 +177,7 @@ public final class SqliteJobCache implements JobCache {
             } finally {
                 s.clearParameters(); // let go of the return's bytes until the next one
             }
-        });
+        };
     }
 
     /** Writer thread only. */
@@ -275,14 +309,18 @@ public final class SqliteJobCache implements JobCache {
         } catch (GroupCommitWriter.ClosedException e) {
             throw new JobCacheException("job cache " + file + " is closed");
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof GroupCommitWriter.ClosedException) {
-                throw new JobCacheException("job cache " + file + " is closed");
-            }
-            throw new JobCacheException("job cache " + file + ": write failed: " + e.getCause().getMessage(), e.getCause());
+            throw writeFailed(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new JobCacheException("interrupted while writing to the job cache " + file, e);
         }
+    }
+
+    private JobCacheException writeFailed(Throwable cause) {
+        if (cause instanceof GroupCommitWriter.ClosedException) {
+            return new JobCacheException("job cache " + file + " is closed");
+        }
+        return new JobCacheException("job cache " + file + ": write failed: " + cause.getMessage(), cause);
     }
 
     private <T> T read(Read<T> query) {

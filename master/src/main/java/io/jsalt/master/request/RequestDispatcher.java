@@ -10,6 +10,8 @@ import io.jsalt.transport.message.RequestEnvelope;
 import io.jsalt.transport.message.SessionCipher;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,20 +46,33 @@ public final class RequestDispatcher implements RequestHandler {
         this.aesCommands = Map.copyOf(aesCommands);
     }
 
+    /** The answer, waited for when it is a {@link DeferredReply} (tests and callers without a request server). */
     @Override
     public byte[] handle(byte[] frame) {
+        CompletableFuture<byte[]> reply = new CompletableFuture<>();
+        handle(frame, reply::complete);
+        return reply.join();
+    }
+
+    @Override
+    public void handle(byte[] frame, Consumer<byte[]> reply) {
         RequestEnvelope envelope;
         try {
             envelope = RequestEnvelope.decode(frame);
         } catch (WireException e) {
             log.warn("malformed request ({} bytes): {}", frame.length, Printable.reason(e));
-            return BAD_LOAD;
+            reply.accept(BAD_LOAD);
+            return;
         }
+        byte[] now;
         try {
-            return RequestEnvelope.CLEAR.equals(envelope.enc()) ? handleClear(envelope.clearLoad()) : handleAes(envelope.aesLoad());
+            now = RequestEnvelope.CLEAR.equals(envelope.enc()) ? handleClear(envelope.clearLoad()) : handleAes(envelope.aesLoad(), reply);
         } catch (WireException | CryptoException | IllegalArgumentException | io.jsalt.transport.target.InvalidTargetException e) {
             log.warn("rejected request: {}", Printable.reason(e));
-            return SaltPack.pack(error(e.getMessage()));
+            now = SaltPack.pack(error(e.getMessage()));
+        }
+        if (now != null) {
+            reply.accept(now);
         }
     }
 
@@ -71,7 +86,8 @@ public final class RequestDispatcher implements RequestHandler {
         return command.handle(load);
     }
 
-    private byte[] handleAes(byte[] blob) {
+    /** The reply, or null when a {@link DeferredReply} will give it to {@code later}. */
+    private byte[] handleAes(byte[] blob, Consumer<byte[]> later) {
         SessionCipher cipher = new SessionCipher(sessionKey.crypticle());
         Map<String, Object> load;
         try {
@@ -102,7 +118,28 @@ public final class RequestDispatcher implements RequestHandler {
         if (result instanceof PrivateReply p) {
             return SaltPack.pack(p.reply());
         }
+        if (result instanceof DeferredReply d) {
+            defer(cipher.encryptReply(d.answer(), nonce), d, later);
+            return null;
+        }
         return cipher.encryptReply(result, nonce);
+    }
+
+    /** Sends {@code encrypted} once {@code d}'s work succeeds, or the error reply a handler's failure gets (empty). */
+    private static void defer(byte[] encrypted, DeferredReply d, Consumer<byte[]> reply) {
+        d.start().accept(new DeferredReply.Outcome() {
+            @Override
+            public void succeeded() {
+                reply.accept(encrypted);
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                // what a handler that throws gets from the request server (WorkerPool): a warning and an empty reply
+                log.warn("request handler failed: {}", e.toString());
+                reply.accept(new byte[0]);
+            }
+        });
     }
 
     /** The clear error reply a client sees ({@code {"enc": "clear", "load": {"error": ...}}}). */

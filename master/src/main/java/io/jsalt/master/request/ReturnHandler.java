@@ -5,6 +5,7 @@ import io.jsalt.master.events.EventBus;
 import io.jsalt.master.jobs.Job;
 import io.jsalt.master.jobs.JobCache;
 import io.jsalt.master.jobs.JobReturn;
+import io.jsalt.master.jobs.ReturnSaved;
 import io.jsalt.master.jobs.Jids;
 import io.jsalt.master.keys.MinionKeys;
 import io.jsalt.master.targeting.TargetResolver;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * job cache, another master may have stored it and died before answering) and neither stored nor fired again.
  * A return from a jsalt minion may carry a MAC with its sign-in's secret ({@link ReturnMacKeys}) in place of a
  * signature; it binds the return to that minion as the signature does. Stored first, then fired as
- * {@code salt/job/<jid>/ret/<id>} with {@code verified}. A return whose jid
+ * {@code salt/job/<jid>/ret/<id>} with {@code verified}, then answered ({@link DeferredReply}: the MWorker hands the
+ * return to the job cache and goes on; the event and the reply follow the row's commit). A return whose jid
  * is {@code "req"} (salt-call, a scheduled job) gets a master-issued jid and a stored one-minion job, and
  * is answered {@code {"jid": <jid>}} instead of {@code true}.
  */
@@ -98,19 +100,35 @@ public final class ReturnHandler implements AesCommand {
         } else if (!targeted(jid, ret.id())) {
             return false;
         }
-        if (!jobs.saveReturn(new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now(), verified))) {
-            // stored already (by this master, or by another of a shared job cache before it died without answering):
-            // the minion may forget it, so the answer is true; nothing is stored or fired twice
-            log.info("return for job {} from {} already stored: not stored again", jid, ret.id());
-            return true;
-        }
+        JobReturn row = new JobReturn(jid, ret.id(), ret.ret(), ret.retcode(), ret.success(), Instant.now(), verified);
         Map<String, Object> event = new LinkedHashMap<>(load);
         event.remove("sig");
         event.remove(ReturnMac.FIELD);
         event.put("jid", jid);
         event.put("verified", verified);
-        events.fire("salt/job/" + jid + "/ret/" + ret.id(), event);
-        return fresh ? Map.of("jid", jid) : true;
+        // answered once the row has committed (never lost once acknowledged), the MWorker not waiting for it
+        return new DeferredReply(fresh ? Map.of("jid", jid) : true, outcome -> jobs.saveReturn(row, new ReturnSaved() {
+            @Override
+            public void saved(boolean stored) {
+                try {
+                    if (stored) {
+                        // after the commit, as before: whoever the event wakes reads the row back
+                        events.fire("salt/job/" + jid + "/ret/" + row.id(), event);
+                    } else {
+                        // stored already (by this master, or by another of a shared job cache before it died without
+                        // answering): the minion may forget it, so the answer is true; nothing is stored or fired twice
+                        log.info("return for job {} from {} already stored: not stored again", jid, row.id());
+                    }
+                } finally {
+                    outcome.succeeded();
+                }
+            }
+
+            @Override
+            public void failed(RuntimeException e) {
+                outcome.failed(e);
+            }
+        }));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import static io.jsalt.master.request.Answers.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,7 +70,7 @@ class ReturnHandlerTest {
 
     @Test
     void takesAReturnSignedByTheAcceptedKeyOfTheMinionItNames() {
-        Object result = handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null);
+        Object result = answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null));
 
         assertThat(result).isEqualTo(true);
         assertThat(jobs.returns(JID)).singleElement().satisfies(r -> {
@@ -87,7 +88,7 @@ class ReturnHandlerTest {
 
     @Test
     void refusesAReturnSignedByAnotherMinionsKey() {
-        Object result = handler.handle(wire(ret("web1", JID).toSignedLoad(web2.getPrivate())), null);
+        Object result = answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web2.getPrivate())), null));
 
         assertThat(result).isEqualTo(false);
         assertThat(jobs.returns(JID)).isEmpty();
@@ -99,14 +100,14 @@ class ReturnHandlerTest {
         Map<String, Object> load = new LinkedHashMap<>(ret("web1", JID).toSignedLoad(web1.getPrivate()));
         load.put("return", "forged");
 
-        assertThat(handler.handle(wire(load), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(load), null))).isEqualTo(false);
         assertThat(jobs.returns(JID)).isEmpty();
         assertThat(events.all()).isEmpty();
     }
 
     @Test
     void refusesAnUnsignedReturnWhenSignaturesAreRequired() {
-        assertThat(handler.handle(wire(ret("web1", JID).toLoad()), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toLoad()), null))).isEqualTo(false);
         assertThat(jobs.returns(JID)).isEmpty();
         assertThat(events.all()).isEmpty();
     }
@@ -115,7 +116,7 @@ class ReturnHandlerTest {
     void takesAnUnsignedReturnOfAMinionThatNeverSignedAsUnverified() {
         requireSignature.set(false);
 
-        assertThat(handler.handle(wire(ret("web1", JID).toLoad()), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toLoad()), null))).isEqualTo(true);
         assertThat(jobs.returns(JID)).singleElement().satisfies(r -> {
             assertThat(r.id()).isEqualTo("web1");
             assertThat(r.verified()).isFalse();
@@ -128,7 +129,7 @@ class ReturnHandlerTest {
     void aSignedReturnIsMarkedVerified() {
         requireSignature.set(false);
 
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
 
         assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::verified).isEqualTo(true);
         assertThat(events.all().get(0).data()).containsEntry("verified", true);
@@ -139,9 +140,9 @@ class ReturnHandlerTest {
         requireSignature.set(false);
         String second = "20260101120000654321";
         jobs.saveJob(new Job(second, "test.ping", List.of(), "web1", "glob", "root", List.of("web1"), Instant.now()));
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
 
-        assertThat(handler.handle(wire(ret("web1", second).toLoad()), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", second).toLoad()), null))).isEqualTo(false);
 
         assertThat(jobs.returns(second)).isEmpty();
         assertThat(events.tags()).containsExactly("salt/job/" + JID + "/ret/web1");
@@ -150,24 +151,24 @@ class ReturnHandlerTest {
     @Test
     void thePinSurvivesARestartOfTheMasterAndGoesWithTheDeletedKey() {
         requireSignature.set(false);
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
         String second = "20260101120000654321";
         jobs.saveJob(new Job(second, "test.ping", List.of(), "web1", "glob", "root", List.of("web1"), Instant.now()));
 
         KeyStore restarted = new KeyStore(pki);
         ReturnHandler afterRestart = handlerOn(restarted, new EventBus());
-        assertThat(afterRestart.handle(wire(ret("web1", second).toLoad()), null)).as("still pinned").isEqualTo(false);
+        assertThat(answer(afterRestart.handle(wire(ret("web1", second).toLoad()), null))).as("still pinned").isEqualTo(false);
 
         restarted.delete("web1");
         restarted.store(KeyState.ACCEPTED, "web1", TestKeys.pem(web1));
-        assertThat(afterRestart.handle(wire(ret("web1", second).toLoad()), null)).as("the pin went with the key").isEqualTo(true);
+        assertThat(answer(afterRestart.handle(wire(ret("web1", second).toLoad()), null))).as("the pin went with the key").isEqualTo(true);
         assertThat(jobs.returns(second)).singleElement().extracting(JobReturn::verified).isEqualTo(false);
     }
 
     @Test
     void aPinHoldsOnlyForTheKeyThatSigned() {
         requireSignature.set(false);
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
         keys.store(KeyState.ACCEPTED, "web1", TestKeys.pem(web2)); // replaced behind the master's back
 
         assertThat(keys.signingPins().pinned("web1", web2.getPublic())).isFalse();
@@ -181,7 +182,7 @@ class ReturnHandlerTest {
         load.put("sig", Rsa.sign(web1.getPrivate(), SaltPack.packBinType(load)));
         load.put("_stamp", "2026-01-01T12:00:00.123456"); // salt/utils/event.py fire_event, after _send_req signed
 
-        assertThat(handler.handle(wire(load), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(load), null))).isEqualTo(true);
 
         assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::verified).isEqualTo(true);
     }
@@ -191,8 +192,8 @@ class ReturnHandlerTest {
         requireSignature.set(false);
         String madeUp = "20250101120000000000";
 
-        assertThat(handler.handle(wire(ret("web1", madeUp).toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
-        assertThat(handler.handle(wire(ret("web1", madeUp).toLoad()), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", madeUp).toSignedLoad(web1.getPrivate())), null))).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", madeUp).toLoad()), null))).isEqualTo(false);
 
         assertThat(jobs.returns(madeUp)).isEmpty();
         assertThat(events.all()).isEmpty();
@@ -204,8 +205,8 @@ class ReturnHandlerTest {
         String onlyWeb2 = "20260101120000777777";
         jobs.saveJob(new Job(onlyWeb2, "test.ping", List.of(), "web2", "glob", "root", List.of("web2"), Instant.now()));
 
-        assertThat(handler.handle(wire(ret("web1", onlyWeb2).toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
-        assertThat(handler.handle(wire(ret("web1", onlyWeb2).toLoad()), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", onlyWeb2).toSignedLoad(web1.getPrivate())), null))).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", onlyWeb2).toLoad()), null))).isEqualTo(false);
 
         assertThat(jobs.returns(onlyWeb2)).isEmpty();
     }
@@ -215,14 +216,14 @@ class ReturnHandlerTest {
         String everyone = "20260101120000888888";
         jobs.saveJob(new Job(everyone, "test.ping", List.of(), "*", "glob", "root", List.of("web2"), Instant.now()));
 
-        assertThat(handler.handle(wire(ret("web1", everyone).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", everyone).toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
     }
 
     @Test
     void aBadSignatureIsRefusedEvenWhenSignaturesAreNotRequired() {
         requireSignature.set(false);
 
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web2.getPrivate())), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web2.getPrivate())), null))).isEqualTo(false);
         assertThat(jobs.returns(JID)).isEmpty();
     }
 
@@ -231,20 +232,20 @@ class ReturnHandlerTest {
         keys.move("web1", KeyState.ACCEPTED, KeyState.PENDING);
         requireSignature.set(false);
 
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
-        assertThat(handler.handle(wire(ret("ghost", JID).toLoad()), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null))).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("ghost", JID).toLoad()), null))).isEqualTo(false);
         assertThat(jobs.returns(JID)).isEmpty();
         assertThat(events.all()).isEmpty();
     }
 
     @Test
     void takesOnlyTheFirstReturnOfAMinionForAJob() {
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
         ReturnLoad second = new ReturnLoad("web1", JID, "test.ping", List.of(), "second", 0, true);
 
         // answered true (stored already: the minion may forget it, as when another master of a shared job cache
         // stored it and died before answering), but neither stored nor fired again
-        assertThat(handler.handle(wire(second.toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(second.toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
 
         assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::ret).isEqualTo("pong");
         assertThat(events.all()).hasSize(1);
@@ -252,8 +253,8 @@ class ReturnHandlerTest {
 
     @Test
     void twoMinionsMayReturnForTheSameJob() {
-        assertThat(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null)).isEqualTo(true);
-        assertThat(handler.handle(wire(ret("web2", JID).toSignedLoad(web2.getPrivate())), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web1", JID).toSignedLoad(web1.getPrivate())), null))).isEqualTo(true);
+        assertThat(answer(handler.handle(wire(ret("web2", JID).toSignedLoad(web2.getPrivate())), null))).isEqualTo(true);
 
         assertThat(jobs.returns(JID)).extracting(JobReturn::id).containsExactly("web1", "web2");
     }
@@ -264,7 +265,7 @@ class ReturnHandlerTest {
         load.put("user", "admin"); // a minion's claim: not taken
         load.put("sig", io.jsalt.crypto.Rsa.sign(web1.getPrivate(), SaltPack.packBinType(load)));
 
-        Object result = handler.handle(wire(load), null);
+        Object result = answer(handler.handle(wire(load), null));
 
         assertThat(result).isInstanceOf(Map.class);
         String jid = (String) ((Map<?, ?>) result).get("jid");
@@ -289,7 +290,7 @@ class ReturnHandlerTest {
 
     @Test
     void aReturnWithJidReqAndNoUserIsStoredAsTheMinions() {
-        Object result = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
+        Object result = answer(handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null));
 
         String jid = (String) ((Map<?, ?>) result).get("jid");
         assertThat(jobs.job(jid)).get().extracting(io.jsalt.master.jobs.Job::user).isEqualTo("minion:web1");
@@ -297,8 +298,8 @@ class ReturnHandlerTest {
 
     @Test
     void aReturnWithJidReqStillNeedsTheSignatureOfTheMinionItNames() {
-        assertThat(handler.handle(wire(ret("web1", "req").toSignedLoad(web2.getPrivate())), null)).isEqualTo(false);
-        assertThat(handler.handle(wire(ret("ghost", "req").toSignedLoad(web1.getPrivate())), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("web1", "req").toSignedLoad(web2.getPrivate())), null))).isEqualTo(false);
+        assertThat(answer(handler.handle(wire(ret("ghost", "req").toSignedLoad(web1.getPrivate())), null))).isEqualTo(false);
 
         assertThat(events.all()).isEmpty();
         assertThat(jobs.jobsBetween(null, null)).extracting(Job::jid).containsExactly(JID);
@@ -306,8 +307,8 @@ class ReturnHandlerTest {
 
     @Test
     void twoSaltCallReturnsGetDistinctJids() {
-        Object first = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
-        Object second = handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null);
+        Object first = answer(handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null));
+        Object second = answer(handler.handle(wire(ret("web1", "req").toSignedLoad(web1.getPrivate())), null));
 
         assertThat(((Map<?, ?>) first).get("jid")).isNotEqualTo(((Map<?, ?>) second).get("jid"));
         assertThat(jobs.jobsBetween(null, null)).hasSize(3); // the setUp's job and these two
@@ -316,7 +317,7 @@ class ReturnHandlerTest {
     @Test
     void refusesAMalformedJid() {
         for (String jid : List.of("", "abc", "2026010112000012345", "202601011200001234567", "../../etc/passwd", "2026010112000012345x")) {
-            assertThat(handler.handle(wire(ret("web1", jid).toSignedLoad(web1.getPrivate())), null)).as(jid).isEqualTo(false);
+            assertThat(answer(handler.handle(wire(ret("web1", jid).toSignedLoad(web1.getPrivate())), null))).as(jid).isEqualTo(false);
         }
         assertThat(events.all()).isEmpty();
     }
@@ -326,7 +327,7 @@ class ReturnHandlerTest {
         Map<String, Object> load = ret("web1", JID).toLoad();
         load.put("id", "../web1");
 
-        assertThatThrownBy(() -> handler.handle(wire(load), null)).isInstanceOf(WireException.class);
+        assertThatThrownBy(() -> answer(handler.handle(wire(load), null))).isInstanceOf(WireException.class);
         assertThat(events.all()).isEmpty();
     }
 
@@ -338,9 +339,9 @@ class ReturnHandlerTest {
         String jid = Wire.string(load, "jid");
         jobs.saveJob(new Job(jid, "test.ping", List.of(), "*", "glob", "root", List.of("vector-minion"), Instant.now()));
 
-        assertThat(handler.handle(new LinkedHashMap<>(load), null)).isEqualTo(false);
+        assertThat(answer(handler.handle(new LinkedHashMap<>(load), null))).isEqualTo(false);
         requireSignature.set(false);
-        assertThat(handler.handle(new LinkedHashMap<>(load), null)).isEqualTo(true);
+        assertThat(answer(handler.handle(new LinkedHashMap<>(load), null))).isEqualTo(true);
 
         assertThat(jobs.returns(jid)).singleElement().satisfies(r -> {
             assertThat(r.id()).isEqualTo("vector-minion");

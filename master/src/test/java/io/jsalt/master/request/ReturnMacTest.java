@@ -1,5 +1,6 @@
 package io.jsalt.master.request;
 
+import static io.jsalt.master.request.Answers.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -85,7 +86,7 @@ class ReturnMacTest {
     void takesAReturnMacedWithTheSecretOfItsSignInAsVerified() {
         ReturnMac mac = secretOf(signIn("web1", web1, true), web1);
 
-        assertThat(returns.handle(wire(mac.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(mac.seal(ret("web1", JID).toLoad())), null))).isEqualTo(true);
 
         assertThat(jobs.returns(JID)).singleElement().extracting(JobReturn::id, JobReturn::verified).containsExactly("web1", true);
         assertThat(events.tagged("salt/job/" + JID + "/ret/web1").get(0).data()).containsEntry("verified", true)
@@ -96,7 +97,7 @@ class ReturnMacTest {
     void refusesAReturnAnotherMinionMacedWithItsOwnSecretUnderTheVictimsId() {
         ReturnMac web2Secret = secretOf(signIn("web2", web2, true), web2);
 
-        assertThat(returns.handle(wire(web2Secret.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+        assertThat(answer(returns.handle(wire(web2Secret.seal(ret("web1", JID).toLoad())), null))).isEqualTo(false);
 
         assertThat(jobs.returns(JID)).isEmpty();
         assertThat(events.tags()).noneMatch(tag -> tag.startsWith("salt/job/"));
@@ -109,7 +110,7 @@ class ReturnMacTest {
         Map<String, Object> stolen = signIn("web1", web1, true);
 
         assertThatThrownBy(() -> secretOf(stolen, web2)).isInstanceOf(CryptoException.class);
-        assertThat(returns.handle(wire(web1Secret.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(web1Secret.seal(ret("web1", JID).toLoad())), null))).isEqualTo(true);
     }
 
     @Test
@@ -117,9 +118,9 @@ class ReturnMacTest {
         ReturnMac mac = secretOf(signIn("web1", web1, true), web1);
         Map<String, Object> sealed = mac.seal(ret("web1", JID).toLoad());
 
-        assertThat(returns.handle(wire(sealed), null)).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(sealed), null))).isEqualTo(true);
         // answered true (stored already: with several masters the minion must forget it), neither stored nor fired again
-        assertThat(returns.handle(wire(sealed), null)).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(sealed), null))).isEqualTo(true);
 
         assertThat(jobs.returns(JID)).hasSize(1);
     }
@@ -134,8 +135,8 @@ class ReturnMacTest {
         Map<String, Object> changed = new LinkedHashMap<>(mac.seal(ret("web1", JID).toLoad()));
         changed.put("return", "forged");
 
-        assertThat(returns.handle(wire(moved), null)).isEqualTo(false);
-        assertThat(returns.handle(wire(changed), null)).isEqualTo(false);
+        assertThat(answer(returns.handle(wire(moved), null))).isEqualTo(false);
+        assertThat(answer(returns.handle(wire(changed), null))).isEqualTo(false);
         assertThat(jobs.returns(other)).isEmpty();
         assertThat(jobs.returns(JID)).isEmpty();
     }
@@ -145,10 +146,10 @@ class ReturnMacTest {
         ReturnMac stale = secretOf(signIn("web1", web1, true), web1);
         session.rotate("a key was deleted");
 
-        assertThat(returns.handle(wire(stale.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+        assertThat(answer(returns.handle(wire(stale.seal(ret("web1", JID).toLoad())), null))).isEqualTo(false);
 
         ReturnMac fresh = secretOf(signIn("web1", web1, true), web1);
-        assertThat(returns.handle(wire(fresh.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(fresh.seal(ret("web1", JID).toLoad())), null))).isEqualTo(true);
     }
 
     @Test
@@ -166,7 +167,7 @@ class ReturnMacTest {
         keys.delete("web1");
         keys.store(KeyState.ACCEPTED, "web1", TestKeys.pem(TestKeys.minion(3)));
 
-        assertThat(returns.handle(wire(old.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+        assertThat(answer(returns.handle(wire(old.seal(ret("web1", JID).toLoad())), null))).isEqualTo(false);
     }
 
     @Test
@@ -177,8 +178,8 @@ class ReturnMacTest {
         String second = "20260101120000654321";
         jobs.saveJob(new Job(second, "test.ping", List.of(), "web*", "glob", "root", List.of("web1", "web2"), Instant.now()));
 
-        assertThat(returns.handle(wire(mac.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
-        assertThat(returns.handle(wire(ret("web1", second).toLoad()), null)).isEqualTo(false);
+        assertThat(answer(returns.handle(wire(mac.seal(ret("web1", JID).toLoad())), null))).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(ret("web1", second).toLoad()), null))).isEqualTo(false);
     }
 
     @Test
@@ -212,7 +213,7 @@ class ReturnMacTest {
         assertThat(new String(sig, StandardCharsets.US_ASCII)).isEqualTo(AuthHandler.sha256Hex(session.keyString()));
         Map<String, Object> sealed = block.returnMac().seal(ret("web1", JID).toLoad());
         assertThat(sealed).isEqualTo(threeBlocks.seal(ret("web1", JID).toLoad())); // the one derived secret, either form
-        assertThat(returns.handle(wire(sealed), null)).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(sealed), null))).isEqualTo(true);
     }
 
     @Test
@@ -221,7 +222,7 @@ class ReturnMacTest {
         Map<String, Object> stolen = oneBlockSignIn("web1", web1, null); // web2 asks as web1, with web1's public key
 
         assertThatThrownBy(() -> SignInBlock.open(stolen, web2.getPrivate())).isInstanceOf(CryptoException.class);
-        assertThat(returns.handle(wire(web1Secret.seal(ret("web1", JID).toLoad())), null)).isEqualTo(true);
+        assertThat(answer(returns.handle(wire(web1Secret.seal(ret("web1", JID).toLoad())), null))).isEqualTo(true);
     }
 
     @Test
@@ -247,7 +248,7 @@ class ReturnMacTest {
         ReturnHandler withoutMacs = new ReturnHandler(keys, jobs, new EventBus(), new Jids(), new MinionTrust(keys, () -> true),
                 new TargetResolver(keys, new MinionDataCache(), Map.of()));
 
-        assertThat(withoutMacs.handle(wire(mac.seal(ret("web1", JID).toLoad())), null)).isEqualTo(false);
+        assertThat(answer(withoutMacs.handle(wire(mac.seal(ret("web1", JID).toLoad())), null))).isEqualTo(false);
         assertThat(jobs.returns(JID)).isEmpty();
     }
 

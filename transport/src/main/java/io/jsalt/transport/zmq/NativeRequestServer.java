@@ -359,11 +359,13 @@ final class NativeRequestServer implements OwnedRequestServer, ZmtpConnection.Li
         }
     }
 
-    /** A worker's step: the next request, answered, its reply left for the selector thread. */
+    /** A worker's step: the next request, answered, its reply left for the selector thread (now or when the handler has it). */
     private void serveNext(long timeoutMs) throws InterruptedException {
         SelectorHandOff.Request r = handOff.take(timeoutMs);
         if (r != null) {
-            handOff.reply(r.from(), WorkerPool.answer(handler, r.payload()));
+            // the reply may come later from another thread (a return's, after its commit): the hand-off takes it from any
+            ZmtpConnection from = r.from();
+            WorkerPool.answer(handler, r.payload(), reply -> handOff.reply(from, reply));
         }
     }
 

@@ -4,6 +4,8 @@ import io.jsalt.transport.RequestHandler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,14 +36,36 @@ final class WorkerPool {
         this.serverRunning = serverRunning;
     }
 
-    /** The handler's reply to {@code request}: empty when it returned null or threw (a worker never dies of it). */
-    static byte[] answer(RequestHandler handler, byte[] request) {
+    /**
+     * Has the handler answer {@code request} through {@code reply}, now or later from another thread: an empty
+     * reply when it answered null or threw before answering (a worker never dies of it), and never a second
+     * reply to one request (a REQ client would take it for the answer to its next one).
+     */
+    static void answer(RequestHandler handler, byte[] request, Consumer<byte[]> reply) {
+        OnceReply once = new OnceReply(reply);
         try {
-            byte[] reply = handler.handle(request);
-            return reply == null ? new byte[0] : reply;
+            handler.handle(request, once);
         } catch (RuntimeException e) {
             log.warn("request handler failed: {}", e.toString());
-            return new byte[0];
+            once.accept(new byte[0]);
+        }
+    }
+
+    /** Lets the first answer through; {@code extends AtomicBoolean} saves an object per request. */
+    private static final class OnceReply extends AtomicBoolean implements Consumer<byte[]> {
+        private final transient Consumer<byte[]> reply;
+
+        OnceReply(Consumer<byte[]> reply) {
+            this.reply = reply;
+        }
+
+        @Override
+        public void accept(byte[] payload) {
+            if (compareAndSet(false, true)) {
+                reply.accept(payload == null ? new byte[0] : payload);
+            } else {
+                log.warn("request handler answered one request twice: the second answer is dropped");
+            }
         }
     }
 

@@ -255,7 +255,9 @@ final class ZmqRequestServer implements OwnedRequestServer {
             // taken: its bytes are this worker's now, no longer held in the router's queue
             message.release();
             List<byte[]> frames = message.frames();
-            handOff.reply(frames.get(0), WorkerPool.answer(handler, frames.get(2)));
+            // the reply may come later from another thread (a return's, after its commit): the hand-off takes it from any
+            byte[] client = frames.get(0);
+            WorkerPool.answer(handler, frames.get(2), reply -> handOff.reply(client, reply));
         }
     }
 }

@@ -166,6 +166,44 @@ class RequestServerTest {
     }
 
     @Test
+    void aReplyGivenLaterFromAnotherThreadReachesItsClientWhileTheWorkerServesTheNextRequests() throws Exception {
+        // answers nothing on the worker: keeps each request's reply for later, as a return waits for its commit
+        Map<String, java.util.function.Consumer<byte[]>> later = new ConcurrentHashMap<>();
+        RequestHandler deferring = new RequestHandler() {
+            @Override
+            public byte[] handle(byte[] request) {
+                throw new AssertionError("the server asks for the answer through the reply it hands over");
+            }
+
+            @Override
+            public void handle(byte[] request, java.util.function.Consumer<byte[]> reply) {
+                later.put(new String(request, UTF_8), reply);
+            }
+        };
+        int port = server(1, deferring).port();
+        List<Future<String>> replies = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            RequestClient client = client(port);
+            String name = "c" + c;
+            replies.add(pool.submit(() -> new String(client.request(utf8(name), ANSWER), UTF_8)));
+        }
+        // one worker took all three: it was not held until the first was answered
+        await().atMost(ANSWER).until(() -> later.size() == 3);
+
+        Thread answering = new Thread(() -> {
+            for (int c = 2; c >= 0; c--) {
+                later.get("c" + c).accept(utf8("later:c" + c));
+            }
+        }, "not-a-worker");
+        answering.start();
+
+        for (int c = 0; c < 3; c++) {
+            assertThat(replies.get(c).get(30, TimeUnit.SECONDS)).isEqualTo("later:c" + c);
+        }
+        answering.join(TimeUnit.SECONDS.toMillis(30));
+    }
+
+    @Test
     void handlesRequestsInParallelOnItsWorkers() throws Exception {
         int workers = 3;
         CountDownLatch allInside = new CountDownLatch(workers);
