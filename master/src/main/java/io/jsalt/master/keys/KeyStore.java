@@ -100,7 +100,10 @@ public final class KeyStore implements MinionKeys {
      */
     @Override
     public Optional<PublicKey> acceptedKey(String id) {
-        Path f = file(KeyState.ACCEPTED, id);
+        ParsedKey cached = parsedAccepted.get(id);
+        // the file is looked at on every call (a key deleted or replaced a moment ago is not trusted); only its path,
+        // validated and joined when the key was first read, is kept
+        Path f = cached != null ? cached.file() : file(KeyState.ACCEPTED, id);
         Map<String, Object> identity;
         try {
             identity = Files.readAttributes(f, FILE_IDENTITY);
@@ -108,7 +111,6 @@ public final class KeyStore implements MinionKeys {
             parsedAccepted.remove(id);
             return Optional.empty();
         }
-        ParsedKey cached = parsedAccepted.get(id);
         if (cached != null && cached.identity().equals(identity)) {
             return Optional.of(cached.key());
         }
@@ -118,7 +120,7 @@ public final class KeyStore implements MinionKeys {
                 if (parsedAccepted.size() >= MAX_PARSED_KEYS) {
                     parsedAccepted.clear(); // deleted ids leave entries behind; a rare full reset bounds them
                 }
-                parsedAccepted.put(id, new ParsedKey(identity, key.get()));
+                parsedAccepted.put(id, new ParsedKey(f, identity, key.get()));
             }
             return key;
         } catch (CryptoException e) {
@@ -126,8 +128,8 @@ public final class KeyStore implements MinionKeys {
         }
     }
 
-    /** A parsed key and the identity of the file it was read from, taken before the read. */
-    private record ParsedKey(Map<String, Object> identity, PublicKey key) {}
+    /** A parsed key, the file it was read from and that file's identity, taken before the read. */
+    private record ParsedKey(Path file, Map<String, Object> identity, PublicKey key) {}
 
     @Override
     public void store(KeyState state, String id, String pem) {
