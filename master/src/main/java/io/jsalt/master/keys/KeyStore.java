@@ -104,9 +104,9 @@ public final class KeyStore implements MinionKeys {
         // the file is looked at on every call (a key deleted or replaced a moment ago is not trusted); only its path,
         // validated and joined when the key was first read, is kept
         Path f = cached != null ? cached.file() : file(KeyState.ACCEPTED, id);
-        Map<String, Object> identity;
+        FileIdentity identity;
         try {
-            identity = Files.readAttributes(f, FILE_IDENTITY);
+            identity = FileIdentity.of(Files.readAttributes(f, FILE_IDENTITY));
         } catch (IOException e) {
             parsedAccepted.remove(id);
             return Optional.empty();
@@ -129,7 +129,17 @@ public final class KeyStore implements MinionKeys {
     }
 
     /** A parsed key, the file it was read from and that file's identity, taken before the read. */
-    private record ParsedKey(Path file, Map<String, Object> identity, PublicKey key) {}
+    private record ParsedKey(Path file, FileIdentity identity, PublicKey key) {}
+
+    /**
+     * What tells one key file from another at the same path: a rename (every change here and by {@code jsalt-key}
+     * is one) gives a new inode, a write in place a new size or ctime. Three fields compared, not two maps.
+     */
+    private record FileIdentity(Object inode, Object size, Object ctime) {
+        static FileIdentity of(Map<String, Object> attributes) {
+            return new FileIdentity(attributes.get("ino"), attributes.get("size"), attributes.get("ctime"));
+        }
+    }
 
     @Override
     public void store(KeyState state, String id, String pem) {
