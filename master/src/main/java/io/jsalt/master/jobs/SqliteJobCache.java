@@ -40,6 +40,8 @@ public final class SqliteJobCache implements JobCache {
      * compile the statement again for every return.
      */
     private PreparedStatement insertReturn;
+    /** {@link #hasReturn}'s query on the reader, under its lock; closed with it. */
+    private PreparedStatement hasReturnQuery;
 
     private SqliteJobCache(Path file, Connection writer, Connection reader) {
         this.file = file;
@@ -211,12 +213,25 @@ public final class SqliteJobCache implements JobCache {
     @Override
     public boolean hasReturn(String jid, String id) {
         return read(c -> {
-            // the UNIQUE (jid, id) index answers it: no other return of the job is read
-            try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM returns WHERE jid = ? AND id = ?")) {
+            // the UNIQUE (jid, id) index answers it: no other return of the job is read. Prepared once: a late
+            // sign-in's catch-up asks it per (job, minion), and preparing cost more than the look-up
+            if (hasReturnQuery == null) {
+                hasReturnQuery = c.prepareStatement("SELECT 1 FROM returns WHERE jid = ? AND id = ?");
+            }
+            PreparedStatement s = hasReturnQuery;
+            try {
                 s.setString(1, jid);
                 s.setString(2, id);
                 try (ResultSet rs = s.executeQuery()) {
                     return rs.next();
+                }
+            } catch (SQLException e) {
+                hasReturnQuery = null; // prepared again on the next call
+                s.close();
+                throw e;
+            } finally {
+                if (hasReturnQuery != null) {
+                    s.clearParameters();
                 }
             }
         });

@@ -100,15 +100,17 @@ public final class KeyStore implements MinionKeys {
      */
     @Override
     public Optional<PublicKey> acceptedKey(String id) {
-        Path f = file(KeyState.ACCEPTED, id);
-        Map<String, Object> identity;
+        ParsedKey cached = parsedAccepted.get(id);
+        // the file is looked at on every call (a key deleted or replaced a moment ago is not trusted); only its path,
+        // validated and joined when the key was first read, is kept
+        Path f = cached != null ? cached.file() : file(KeyState.ACCEPTED, id);
+        FileIdentity identity;
         try {
-            identity = Files.readAttributes(f, FILE_IDENTITY);
+            identity = FileIdentity.of(Files.readAttributes(f, FILE_IDENTITY));
         } catch (IOException e) {
             parsedAccepted.remove(id);
             return Optional.empty();
         }
-        ParsedKey cached = parsedAccepted.get(id);
         if (cached != null && cached.identity().equals(identity)) {
             return Optional.of(cached.key());
         }
@@ -118,7 +120,7 @@ public final class KeyStore implements MinionKeys {
                 if (parsedAccepted.size() >= MAX_PARSED_KEYS) {
                     parsedAccepted.clear(); // deleted ids leave entries behind; a rare full reset bounds them
                 }
-                parsedAccepted.put(id, new ParsedKey(identity, key.get()));
+                parsedAccepted.put(id, new ParsedKey(f, identity, key.get()));
             }
             return key;
         } catch (CryptoException e) {
@@ -126,8 +128,18 @@ public final class KeyStore implements MinionKeys {
         }
     }
 
-    /** A parsed key and the identity of the file it was read from, taken before the read. */
-    private record ParsedKey(Map<String, Object> identity, PublicKey key) {}
+    /** A parsed key, the file it was read from and that file's identity, taken before the read. */
+    private record ParsedKey(Path file, FileIdentity identity, PublicKey key) {}
+
+    /**
+     * What tells one key file from another at the same path: a rename (every change here and by {@code jsalt-key}
+     * is one) gives a new inode, a write in place a new size or ctime. Three fields compared, not two maps.
+     */
+    private record FileIdentity(Object inode, Object size, Object ctime) {
+        static FileIdentity of(Map<String, Object> attributes) {
+            return new FileIdentity(attributes.get("ino"), attributes.get("size"), attributes.get("ctime"));
+        }
+    }
 
     @Override
     public void store(KeyState state, String id, String pem) {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,16 +66,22 @@ public final class LateSignIns implements EventListener, AutoCloseable {
     private final Duration subscribeWait;
     private final Clock clock;
     private final ScheduledExecutorService worker;
-    /** Per minion, the jobs that went out while it did not listen, with when. Worker thread only. */
-    private final Map<String, Map<String, Instant>> missedBy = new HashMap<>();
+    /**
+     * One report of {@link #missed}: the targeted minions that were not listening when a job went out, and when. Kept
+     * per job, not per minion: a fleet never seen subscribed (salt-minions without zmq_filtering) misses every job,
+     * and one set per job costs a hash insert per minion where a map per minion and a sweep of every minion's
+     * map per job leaving the window cost far more.
+     */
+    private record Batch(Instant at, Set<String> ids) {}
+
+    /** Per missed job, in jid order, the minions that missed it (usually one batch). Worker thread only. */
+    private final Map<String, List<Batch>> missedBy = new TreeMap<>();
     /**
      * The jobs some minion missed, each read from the job cache once found there (a job never changes once
      * published): a storm of N late sign-ins read each missed job, with its N-entry minion list, once per minion.
      * A job not found is not kept, so the next minion asks again. Worker thread only.
      */
     private final Map<String, Job> missedJobs = new HashMap<>();
-    /** Each missed job with the earliest time a minion missed it, so old ones are found without a sweep. Worker thread only. */
-    private final Map<String, Instant> missedSince = new HashMap<>();
     /** When each minion last signed in, for {@link #SUBSCRIBE_WAIT}, oldest first. Worker thread only. */
     private final Map<String, Instant> recentSignIns = new LinkedHashMap<>();
     /** Minions signed in with jobs due, each with the time to stop waiting for its subscription. Worker thread only. */
@@ -109,8 +117,7 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         List<String> copy = List.copyOf(ids);
         run(() -> {
             forgetOldJobs(at);
-            copy.forEach(id -> missedBy.computeIfAbsent(id, k -> new TreeMap<>()).put(jid, at));
-            missedSince.merge(jid, at, (a, b) -> a.isBefore(b) ? a : b);
+            missedBy.computeIfAbsent(jid, k -> new ArrayList<>(1)).add(new Batch(at, new HashSet<>(copy)));
             Instant now = clock.instant();
             forgetOldSignIns(now);
             if (recentSignIns.isEmpty()) {
@@ -148,7 +155,7 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         forgetOldSignIns(now);
         recentSignIns.remove(id); // put again at the end: the map stays in sign-in order
         recentSignIns.put(id, now);
-        if (!missedBy.containsKey(id) || due(id).isEmpty()) {
+        if (due(id, new HashMap<>()).isEmpty()) {
             return; // the usual case: it missed nothing
         }
         waiting.putIfAbsent(id, new Waiting(now.plus(subscribeWait), Topics.listeningTopicsOf(id)));
@@ -185,6 +192,7 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         // each job once to all of its ready minions (one signature, one frame without zmq_filtering), in jid order
         Map<String, Job> jobsDue = new TreeMap<>();
         Map<String, List<String>> readyFor = new HashMap<>();
+        Map<String, Predicate<String>> targetOf = new HashMap<>(); // each job's target compiled once per pass
         for (String id : ready) {
             Waiting w = waiting.remove(id);
             boolean listening = Topics.isSubscribedBy(topics, w.topics());
@@ -192,7 +200,7 @@ public final class LateSignIns implements EventListener, AutoCloseable {
                 log.debug("{} signed in but its subscription was not seen within {} ms; sending its jobs anyway", id,
                         subscribeWait.toMillis());
             }
-            for (Job job : due(id)) {
+            for (Job job : due(id, targetOf)) {
                 if (listening) {
                     // kept otherwise: a jsalt-call signing in with the minion's key does not listen, and the minion
                     // itself, signing in later, must still get the job
@@ -232,12 +240,16 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         }
     }
 
-    /** The jobs {@code id} missed that are still due to it, in jid order; those no longer due are forgotten. */
-    private List<Job> due(String id) {
+    /**
+     * The jobs {@code id} missed that are still due to it, in jid order; those no longer due are forgotten.
+     *
+     * @param targetOf each job's target as compiled so far in this pass, added to here
+     */
+    private List<Job> due(String id, Map<String, Predicate<String>> targetOf) {
         List<Job> due = new ArrayList<>();
-        for (String jid : List.copyOf(missedBy.getOrDefault(id, Map.of()).keySet())) {
+        for (String jid : missedJidsOf(id)) {
             Optional<Job> job = missedJob(jid);
-            if (job.isEmpty() || jobs.hasReturn(jid, id) || !stillTargets(job.get(), id)) {
+            if (job.isEmpty() || jobs.hasReturn(jid, id) || !stillTargets(job.get(), id, targetOf)) {
                 forget(id, jid);
             } else {
                 due.add(job.get());
@@ -246,21 +258,44 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         return due;
     }
 
-    private boolean stillTargets(Job job, String id) {
+    /** The in-flight jobs {@code id} missed, in jid order. */
+    private List<String> missedJidsOf(String id) {
+        List<String> jids = new ArrayList<>();
+        missedBy.forEach((jid, batches) -> {
+            for (Batch b : batches) {
+                if (b.ids().contains(id)) {
+                    jids.add(jid);
+                    return;
+                }
+            }
+        });
+        return jids;
+    }
+
+    private boolean stillTargets(Job job, String id, Map<String, Predicate<String>> targetOf) {
+        Predicate<String> expected = targetOf.computeIfAbsent(job.jid(), jid -> {
+            try {
+                return targets.expecting(job.tgtType(), job.tgt());
+            } catch (InvalidTargetException e) {
+                return anyone -> false; // a nodegroup removed since: the job cannot be matched again
+            }
+        });
         try {
-            return targets.expects(job.tgtType(), job.tgt(), id);
+            return expected.test(id);
         } catch (InvalidTargetException e) {
-            return false; // a nodegroup removed since: the job cannot be matched again
+            return false;
         }
     }
 
     private void forget(String id, String jid) {
-        Map<String, Instant> missed = missedBy.get(id);
-        if (missed != null) {
-            missed.remove(jid);
-            if (missed.isEmpty()) {
-                missedBy.remove(id);
-            }
+        List<Batch> batches = missedBy.get(jid);
+        if (batches == null) {
+            return;
+        }
+        batches.removeIf(b -> b.ids().remove(id) && b.ids().isEmpty());
+        if (batches.isEmpty()) {
+            missedBy.remove(jid);
+            missedJobs.remove(jid);
         }
     }
 
@@ -274,20 +309,17 @@ public final class LateSignIns implements EventListener, AutoCloseable {
         return read;
     }
 
-    /**
-     * Forgets the jobs no longer in flight. Called on every sign-in, so it looks at each missed job (not at each
-     * minion) unless one has grown old: the sweep over every minion's list runs once per job that leaves the window.
-     */
+    /** Forgets the jobs no longer in flight: it looks at each missed job's batches, never at each minion. */
     private void forgetOldJobs(Instant now) {
         Instant oldest = now.minus(inFlightFor.get());
-        if (missedSince.values().stream().noneMatch(at -> at.isBefore(oldest))) {
-            return;
+        for (var it = missedBy.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, List<Batch>> job = it.next();
+            job.getValue().removeIf(b -> b.at().isBefore(oldest));
+            if (job.getValue().isEmpty()) {
+                it.remove();
+                missedJobs.remove(job.getKey());
+            }
         }
-        missedBy.values().forEach(missed -> missed.values().removeIf(at -> at.isBefore(oldest)));
-        missedBy.values().removeIf(Map::isEmpty);
-        missedSince.clear();
-        missedBy.values().forEach(missed -> missed.forEach((jid, at) -> missedSince.merge(jid, at, (a, b) -> a.isBefore(b) ? a : b)));
-        missedJobs.keySet().retainAll(missedSince.keySet());
     }
 
     private void run(Runnable task) {

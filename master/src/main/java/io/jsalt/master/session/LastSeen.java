@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * only. In memory: after a master restart a minion is seen again at its next sign-in (its start event).
  */
 public final class LastSeen implements EventListener {
-    private static final Pattern RETURN = Pattern.compile("salt/job/[0-9]+/ret/([^/]+)");
+    private static final String JOB_PREFIX = "salt/job/";
+    private static final String RET = "/ret/";
     private static final Pattern START = Pattern.compile("salt/minion/([^/]+)/start");
     private static final Pattern SUPERVISOR = Pattern.compile("jsalt/supervisor/([^/]+)/.*");
 
@@ -45,13 +46,33 @@ public final class LastSeen implements EventListener {
         if (tag.equals("minion_start")) {
             return event.data().get("id") instanceof String id ? id : null;
         }
-        for (Pattern p : new Pattern[] {RETURN, START, SUPERVISOR}) {
+        if (tag.startsWith(JOB_PREFIX)) {
+            return returnerOf(tag); // every return passes here: no regular expression for it
+        }
+        for (Pattern p : new Pattern[] {START, SUPERVISOR}) {
             Matcher m = p.matcher(tag);
             if (m.matches()) {
                 return m.group(1);
             }
         }
         return null;
+    }
+
+    /**
+     * The id of a return's tag, {@code salt/job/<digits>/ret/<id>} with no {@code /} in the id, or null: what
+     * {@code salt/job/[0-9]+/ret/([^/]+)} matches and captures, read without a regular expression.
+     */
+    static String returnerOf(String tag) {
+        int i = JOB_PREFIX.length();
+        int digits = i;
+        while (i < tag.length() && tag.charAt(i) >= '0' && tag.charAt(i) <= '9') {
+            i++;
+        }
+        if (i == digits || !tag.startsWith(RET, i)) {
+            return null;
+        }
+        int id = i + RET.length();
+        return id < tag.length() && tag.indexOf('/', id) < 0 ? tag.substring(id) : null;
     }
 
     /** {@code {id: epoch seconds}} of every minion heard from since the master started, sorted by id. */

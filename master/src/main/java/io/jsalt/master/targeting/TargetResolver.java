@@ -113,6 +113,19 @@ public final class TargetResolver {
     }
 
     /**
+     * {@link #expects} for one target and many minions: the target is expanded and compiled once, each minion's
+     * key state and facts looked at per call, as {@link #expects} does.
+     *
+     * @throws InvalidTargetException for a target that cannot be matched
+     */
+    public java.util.function.Predicate<String> expecting(String tgtType, Object tgt) {
+        Map<String, Object> groups = nodegroups.get();
+        Target published = Nodegroups.expand(tgtType == null ? "glob" : tgtType, tgt, groups == null ? Map.of() : groups);
+        TargetMatcher matcher = TargetMatcher.of(published.tgtType(), published.tgt());
+        return id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent() && decide(matcher, id) == Decision.MATCH;
+    }
+
+    /**
      * Whether a job with this target may have reached the accepted minion {@code id}: it matches, or its
      * grains are unknown (the job was published to it and it decided itself). For a return whose minion
      * the job did not list when it was published (a late joiner, an undecided minion).

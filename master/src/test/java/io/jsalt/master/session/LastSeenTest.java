@@ -43,6 +43,17 @@ class LastSeenTest {
     }
 
     @Test
+    void aReturnsTagIsReadAsTheRegularExpressionOfItsFormWouldReadIt() {
+        java.util.regex.Pattern form = java.util.regex.Pattern.compile("salt/job/[0-9]+/ret/([^/]+)");
+        for (String tag : List.of("salt/job/20261127235157833687/ret/web-01", "salt/job/1/ret/a", "salt/job/1/ret/a b\nc",
+                "salt/job//ret/web-01", "salt/job/12a/ret/web-01", "salt/job/12/ret/", "salt/job/12/ret/a/b", "salt/job/12/ret",
+                "salt/job/12/rets/a", "salt/job/\u0661/ret/a", "salt/job/12/ret//", "salt/job/")) {
+            java.util.regex.Matcher m = form.matcher(tag);
+            assertThat(LastSeen.returnerOf(tag)).as(tag).isEqualTo(m.matches() ? m.group(1) : null);
+        }
+    }
+
+    @Test
     void aMinionWhoseKeyIsGoneIsForgotten() {
         bus.fire("salt/minion/web-01/start", Map.of("id", "web-01"));
         seen.forget("web-01");

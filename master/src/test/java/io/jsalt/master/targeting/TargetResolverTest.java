@@ -55,6 +55,20 @@ class TargetResolverTest {
     }
 
     @Test
+    void aTargetCompiledOnceExpectsTheMinionsThatExpectsDoes() {
+        List<String> ids = List.of("web1", "web2", "db1", "db2", "new1", "web9", "ghost");
+        for (List<Object> target : List.<List<Object>>of(List.of("glob", "web*"), List.of("grain", "os:Debian"),
+                List.of("nodegroup", "all_but_dbs"), List.of("list", List.of("web1", "web9")))) {
+            String type = (String) target.get(0);
+            java.util.function.Predicate<String> compiled = resolver.expecting(type, target.get(1));
+            assertThat(ids.stream().filter(compiled).toList()).as("%s", target)
+                    .isEqualTo(ids.stream().filter(id -> resolver.expects(type, target.get(1), id)).toList())
+                    .doesNotContain("web9", "ghost");
+        }
+        assertThatThrownBy(() -> resolver.expecting("nodegroup", "nosuchgroup")).isInstanceOf(InvalidTargetException.class);
+    }
+
+    @Test
     void resolvesAListAndReportsTheIdsThatAreNotAccepted() {
         TargetResolver.Resolution r = resolver.resolve("list", List.of("web1", "web9", "ghost"));
 

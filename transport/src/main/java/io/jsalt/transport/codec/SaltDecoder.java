@@ -29,9 +29,8 @@ final class SaltDecoder {
 
     private final byte[] data;
     private final MessageUnpacker unpacker;
-    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    /** Made on the first raw value that is not ASCII: most messages hold none. */
+    private CharsetDecoder utf8;
 
     private SaltDecoder(byte[] data) {
         this.data = data;
@@ -156,11 +155,29 @@ final class SaltDecoder {
 
     /** Salt's decode_embedded_strs: a raw value that is valid UTF-8 is text, anything else stays bytes. */
     private Object textOrBytes(byte[] raw) {
+        if (isAscii(raw)) {
+            // ASCII is valid UTF-8 and reads the same in Latin-1, whose decoding is a plain copy
+            return new String(raw, StandardCharsets.ISO_8859_1);
+        }
+        if (utf8 == null) {
+            utf8 = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT);
+        }
         try {
             return utf8.decode(ByteBuffer.wrap(raw)).toString();
         } catch (CharacterCodingException e) {
             return raw;
         }
+    }
+
+    private static boolean isAscii(byte[] raw) {
+        for (byte b : raw) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void requireAvailable(int count, int minBytesEach, String what, String unit) {

@@ -9,13 +9,28 @@ import java.util.regex.Pattern;
  * entries, so everything built from one goes through {@link #resolveIn}.
  */
 public final class MinionId {
-    private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._@-]{1,255}");
+    /** The form of an id, as {@link #isValid} checks it (and documents say it): kept for the test that compares the two. */
+    static final Pattern VALID = Pattern.compile("[A-Za-z0-9._@-]{1,255}");
+    private static final int MAX_LENGTH = 255;
 
     private MinionId() {}
 
     public static boolean isValid(String id) {
         // no leading dot: key folders hold hidden files (temp files, Salt's .key_cache) that are not minions
-        return id != null && VALID.matcher(id).matches() && !id.startsWith(".");
+        if (id == null || id.isEmpty() || id.length() > MAX_LENGTH || id.charAt(0) == '.') {
+            return false;
+        }
+        // what VALID matches, without a matcher: every return and every key look-up checks an id
+        for (int i = 0; i < id.length(); i++) {
+            if (!allowed(id.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allowed(char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '@' || c == '-';
     }
 
     /** Returns the id, or throws {@link WireException} naming what is wrong with it. */

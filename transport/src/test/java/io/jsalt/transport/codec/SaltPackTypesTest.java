@@ -101,6 +101,13 @@ class SaltPackTypesTest {
     }
 
     @Test
+    void readsEveryRawValueOfOneMessageOnItsOwnWhetherAsciiOrNot() {
+        // ASCII control bytes are text; a value that is not UTF-8 does not spoil the next one, which is
+        Object decoded = SaltPack.unpack(HEX.parseHex("94" + "a300417f" + "a2c328" + "a2c3a9" + "a161"));
+        assertThat(decoded).asList().containsExactly("\u0000A\u007f", new byte[] {(byte) 0xc3, 0x28}, "\u00e9", "a");
+    }
+
+    @Test
     void readsBinAsBytesEvenWhenItIsValidUtf8() {
         assertThat(SaltPack.unpack(HEX.parseHex("c403616263"))).isEqualTo("abc".getBytes(StandardCharsets.US_ASCII));
     }

@@ -33,6 +33,20 @@ class MinionIdTest {
     }
 
     @Test
+    void acceptsExactlyWhatItsDocumentedFormMatchesWithoutALeadingDot() {
+        // every one-character id, and ids at the length limit and past it
+        for (char c = 0; c < 0x3100; c++) {
+            for (String id : new String[] {String.valueOf(c), "a" + c, c + "a"}) {
+                assertThat(MinionId.isValid(id)).as("U+%04X in %s", (int) c, id.length() == 1 ? "alone" : "a pair")
+                        .isEqualTo(MinionId.VALID.matcher(id).matches() && !id.startsWith("."));
+            }
+        }
+        assertThat(MinionId.isValid("a".repeat(255))).isTrue();
+        assertThat(MinionId.isValid("a".repeat(256))).isFalse();
+        assertThat(MinionId.isValid("a".repeat(254) + "\uD83D\uDE00")).isFalse();
+    }
+
+    @Test
     void refusesNull() {
         assertThat(MinionId.isValid(null)).isFalse();
         assertThatThrownBy(() -> MinionId.require(null)).isInstanceOf(WireException.class).hasMessageContaining("(none)");
