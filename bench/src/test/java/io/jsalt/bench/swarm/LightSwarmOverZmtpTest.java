@@ -70,7 +70,7 @@ class LightSwarmOverZmtpTest {
     }
 
     private static void runTwoJobs(Master master, MasterConfig config, List<String> ids, KeyCache keys, LightMinion.Shared shared,
-            Transport swarmTransport, Transport cliTransport, List<LightMinion> minions) {
+            Transport swarmTransport, Transport cliTransport, List<LightMinion> minions) throws IOException {
         for (String id : ids) {
             minions.add(new LightMinion(shared, id, keys, swarmTransport));
         }
