@@ -2,6 +2,7 @@ package io.jsalt.bench.swarm;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.jsalt.bench.swarm.zmtp.NioSwarmTransport;
 import io.jsalt.transport.Transport;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -36,7 +37,7 @@ public final class SwarmWorker {
         // before "ready", so before any clock starts: this JVM's RSA at C2 speed, as a host of its own would have it
         CryptoWarmUp.run(warmUpRounds());
         // a real minion has its own I/O thread and subscription thread: a JVM of many shares them as little as it can
-        Transport transport = Transport.createForManyMinions(settings.ioThreads(), settings.subscriptionsPerThread());
+        Transport transport = transport(settings);
         LightMinion.Shared shared = "light".equals(settings.kind()) ? new LightMinion.Shared(settings) : null;
         List<SwarmMinion> minions = new ArrayList<>();
         for (String id : KeyCache.ids(settings.first(), settings.count())) {
@@ -70,6 +71,22 @@ public final class SwarmWorker {
             transport.close();
             out.println(REPLY + "stopped");
         }
+    }
+
+    /**
+     * JSALT_BENCH_SWARM_TRANSPORT: {@code zmtp} for the light swarm's own ZMTP over one NIO selector per JVM
+     * ({@link NioSwarmTransport}), else (default, {@code jeromq}) the product's JeroMQ transport. Real minions
+     * always get the product's.
+     */
+    static Transport transport(SwarmSettings settings) {
+        String kind = System.getenv("JSALT_BENCH_SWARM_TRANSPORT");
+        if ("light".equals(settings.kind()) && kind != null && "zmtp".equals(kind.trim())) {
+            return new NioSwarmTransport();
+        }
+        if (kind != null && !kind.isBlank() && !"jeromq".equals(kind.trim()) && !"zmtp".equals(kind.trim())) {
+            throw new IllegalArgumentException("JSALT_BENCH_SWARM_TRANSPORT: jeromq or zmtp, not " + kind);
+        }
+        return Transport.createForManyMinions(settings.ioThreads(), settings.subscriptionsPerThread());
     }
 
     /** JSALT_BENCH_SWARM_WARMUP: rounds of {@link CryptoWarmUp} (default {@link CryptoWarmUp#ROUNDS}; 0: a cold swarm). */
