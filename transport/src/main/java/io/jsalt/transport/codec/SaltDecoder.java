@@ -3,7 +3,7 @@ package io.jsalt.transport.codec;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -164,11 +164,14 @@ final class SaltDecoder {
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT);
         }
-        try {
-            return utf8.decode(ByteBuffer.wrap(raw)).toString();
-        } catch (CharacterCodingException e) {
+        // the decoder's own steps, reading its result instead of catching the exception it would throw: bytes
+        // that are not UTF-8 (Salt's encrypted loads, packed as strings) come in every publication and return
+        utf8.reset();
+        CharBuffer text = CharBuffer.allocate(raw.length); // UTF-8 never gives more chars than it has bytes
+        if (utf8.decode(ByteBuffer.wrap(raw), text, true).isError() || utf8.flush(text).isError()) {
             return raw;
         }
+        return text.flip().toString();
     }
 
     private static boolean isAscii(byte[] raw) {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -12,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,6 +102,32 @@ class SaltPackTypesTest {
         assertThat(SaltPack.unpack(HEX.parseHex("a3eda080"))).isInstanceOf(byte[].class);
         assertThat(SaltPack.unpack(HEX.parseHex("a2c0af"))).isInstanceOf(byte[].class);
         assertThat(SaltPack.unpack(HEX.parseHex("d903616263"))).isEqualTo("abc");
+        // a sequence cut short at the end, and a character beyond the BMP (two chars from four bytes)
+        assertThat(SaltPack.unpack(HEX.parseHex("a3612e82"))).isInstanceOf(byte[].class);
+        assertThat(SaltPack.unpack(HEX.parseHex("a4f09f9880"))).isEqualTo("\uD83D\uDE00");
+    }
+
+    @Test
+    void readsRandomRawValuesExactlyAsTheJdksStrictUtf8DecoderDoes() throws Exception {
+        Random random = new Random(20);
+        for (int i = 0; i < 20_000; i++) {
+            byte[] raw = new byte[random.nextInt(12)];
+            for (int j = 0; j < raw.length; j++) {
+                // mostly bytes that start or continue multi-byte sequences, where the edge cases are
+                raw[j] = (byte) (random.nextInt(4) == 0 ? random.nextInt(128) : 0x80 + random.nextInt(128));
+            }
+            Object expected;
+            try {
+                expected = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(raw)).toString();
+            } catch (CharacterCodingException e) {
+                expected = raw;
+            }
+            byte[] packed = new byte[raw.length + 1];
+            packed[0] = (byte) (0xa0 | raw.length);
+            System.arraycopy(raw, 0, packed, 1, raw.length);
+            assertThat(SaltPack.unpack(packed)).as(HEX.formatHex(raw)).isEqualTo(expected);
+        }
     }
 
     @Test
