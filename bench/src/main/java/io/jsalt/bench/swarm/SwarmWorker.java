@@ -74,17 +74,19 @@ public final class SwarmWorker {
     }
 
     /**
-     * JSALT_BENCH_SWARM_TRANSPORT: {@code zmtp} for the light swarm's own ZMTP over one NIO selector per JVM
-     * ({@link NioSwarmTransport}), else (default, {@code jeromq}) the product's JeroMQ transport. Real minions
-     * always get the product's.
+     * JSALT_BENCH_SWARM_TRANSPORT: {@code zmtp} (default) for the light swarm's own ZMTP over one NIO selector per
+     * JVM ({@link NioSwarmTransport}), {@code jeromq} for the product's JeroMQ transport (the swarm before session
+     * 15: its I/O threads, reapers and pollers cost the swarm three times the CPU per minion-job, beside the master
+     * on the same cores). Real minions always get the product's.
      */
     static Transport transport(SwarmSettings settings) {
         String kind = System.getenv("JSALT_BENCH_SWARM_TRANSPORT");
-        if ("light".equals(settings.kind()) && kind != null && "zmtp".equals(kind.trim())) {
-            return new NioSwarmTransport();
-        }
-        if (kind != null && !kind.isBlank() && !"jeromq".equals(kind.trim()) && !"zmtp".equals(kind.trim())) {
+        kind = kind == null || kind.isBlank() ? "zmtp" : kind.trim();
+        if (!kind.equals("jeromq") && !kind.equals("zmtp")) {
             throw new IllegalArgumentException("JSALT_BENCH_SWARM_TRANSPORT: jeromq or zmtp, not " + kind);
+        }
+        if ("light".equals(settings.kind()) && kind.equals("zmtp")) {
+            return new NioSwarmTransport();
         }
         return Transport.createForManyMinions(settings.ioThreads(), settings.subscriptionsPerThread());
     }
