@@ -7,9 +7,10 @@ import java.util.Arrays;
 /**
  * The bytes of ZMTP 3.1 (rfc.zeromq.org/spec/37) that a NULL-mechanism server reads and writes: the 64-byte
  * greeting, the READY, ERROR, PING and PONG commands, and frame headers. Everything here is a pure
- * function of its arguments; a violation of the protocol is a {@link ZmtpException}.
+ * function of its arguments; a violation of the protocol is a {@link ZmtpException}. Public for the READY
+ * command's properties only ({@link #socketType}), which the bench's own ZMTP client reads too.
  */
-final class ZmtpCodec {
+public final class ZmtpCodec {
     static final int GREETING_BYTES = 64;
     /** Flag bits of a frame header. */
     static final int MORE = 0x01;
@@ -129,7 +130,7 @@ final class ZmtpCodec {
     }
 
     /** The Socket-Type property of a READY command's data (its metadata); null when it has none. */
-    static String socketType(byte[] metadata) throws ZmtpException {
+    public static String socketType(byte[] metadata) throws ZmtpException {
         ByteBuffer in = ByteBuffer.wrap(metadata);
         String socketType = null;
         while (in.hasRemaining()) {
@@ -166,7 +167,7 @@ final class ZmtpCodec {
     }
 
     /** A peer broke the protocol: its connection is closed. */
-    static final class ZmtpException extends Exception {
+    public static final class ZmtpException extends Exception {
         private static final long serialVersionUID = 1L;
 
         /** True when the listener has already logged why (a refused frame): the closing need not say it again. */

@@ -1,5 +1,6 @@
 package io.jsalt.bench.swarm.zmtp;
 
+import io.jsalt.transport.zmq.ZmtpCodec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -111,7 +112,12 @@ abstract class ClientConnection implements ZmtpReader.Sink {
             return; // dropped while the rest of a read was decoded
         }
         if ("READY".equals(name) && !handshaken) {
-            String peerType = ZmtpReader.socketType(data);
+            String peerType;
+            try {
+                peerType = ZmtpCodec.socketType(data);
+            } catch (ZmtpCodec.ZmtpException e) {
+                throw new ZmtpReader.ProtocolException(e.getMessage());
+            }
             if (peerType == null || !peerFits(peerType)) {
                 throw new ZmtpReader.ProtocolException("a peer of socket type " + peerType);
             }

@@ -140,28 +140,4 @@ final class ZmtpReader {
             sink.message(message);
         }
     }
-
-    /** The Socket-Type property of a READY command's data; null when it has none. */
-    static String socketType(byte[] metadata) throws ProtocolException {
-        ByteBuffer in = ByteBuffer.wrap(metadata);
-        String socketType = null;
-        while (in.hasRemaining()) {
-            int nameLength = in.get() & 0xff;
-            if (nameLength == 0 || in.remaining() < nameLength + 4) {
-                throw new ProtocolException("a READY command with a truncated property");
-            }
-            byte[] name = new byte[nameLength];
-            in.get(name);
-            int valueLength = in.getInt();
-            if (valueLength < 0 || in.remaining() < valueLength) {
-                throw new ProtocolException("a READY command with a truncated property value");
-            }
-            byte[] value = new byte[valueLength];
-            in.get(value);
-            if ("Socket-Type".equalsIgnoreCase(new String(name, StandardCharsets.US_ASCII))) {
-                socketType = new String(value, StandardCharsets.US_ASCII);
-            }
-        }
-        return socketType;
-    }
 }
