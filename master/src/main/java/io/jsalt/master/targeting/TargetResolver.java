@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -103,13 +104,7 @@ public final class TargetResolver {
      * @throws InvalidTargetException for a target that cannot be matched
      */
     public boolean expects(String tgtType, Object tgt, String id) {
-        if (!keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent()) {
-            return false;
-        }
-        Map<String, Object> groups = nodegroups.get();
-        Target published = Nodegroups.expand(tgtType == null ? "glob" : tgtType, tgt, groups == null ? Map.of() : groups);
-        TargetMatcher matcher = TargetMatcher.of(published.tgtType(), published.tgt());
-        return decide(matcher, id) == Decision.MATCH;
+        return accepted(id) && decide(publishedMatcher(tgtType, tgt), id) == Decision.MATCH;
     }
 
     /**
@@ -118,11 +113,20 @@ public final class TargetResolver {
      *
      * @throws InvalidTargetException for a target that cannot be matched
      */
-    public java.util.function.Predicate<String> expecting(String tgtType, Object tgt) {
+    public Predicate<String> expecting(String tgtType, Object tgt) {
+        TargetMatcher matcher = publishedMatcher(tgtType, tgt);
+        return id -> accepted(id) && decide(matcher, id) == Decision.MATCH;
+    }
+
+    private boolean accepted(String id) {
+        return keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent();
+    }
+
+    /** The matcher of the target as published: nodegroups expanded as they are now. */
+    private TargetMatcher publishedMatcher(String tgtType, Object tgt) {
         Map<String, Object> groups = nodegroups.get();
         Target published = Nodegroups.expand(tgtType == null ? "glob" : tgtType, tgt, groups == null ? Map.of() : groups);
-        TargetMatcher matcher = TargetMatcher.of(published.tgtType(), published.tgt());
-        return id -> keys.stateOf(id).filter(KeyState.ACCEPTED::equals).isPresent() && decide(matcher, id) == Decision.MATCH;
+        return TargetMatcher.of(published.tgtType(), published.tgt());
     }
 
     /**
